@@ -1,0 +1,116 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const d = mkdtempSync(path.join(tmpdir(), 'resi-config-'));
+    dirs.push(d);
+    return d;
+  };
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  /** The ConfigError loadConfig throws for this environment (fails the test if it does not throw one). */
+  function errorFor(env: Record<string, string>): ConfigError {
+    try {
+      loadConfig({ DATA_DIR: dataDir(), ...env });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return err as ConfigError;
+    }
+    throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+  }
+
+  it('has working defaults', () => {
+    const cfg = loadConfig({ DATA_DIR: dataDir() });
+    expect(cfg).toMatchObject({ PORT: 8080, NODE_ENV: 'development', GATEWAY_HTTP_PORT: 7777, GATEWAY_SOCKS_PORT: 7778, webDist: null });
+    expect(cfg.DATABASE_URL).toBeUndefined();
+    expect(cfg.SMTP_URL).toBeUndefined();
+    expect(path.isAbsolute(cfg.dataDir)).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '0'],
+    ['DATABASE_URL', 'mysql://root@localhost/db'],
+    ['DATABASE_URL', 'not a url'],
+    ['SMTP_URL', 'http://mail.example.com'],
+    ['SMTP_URL', 'mail.example.com:25'],
+    ['GATEWAY_HTTP_PORT', '-1'],
+    ['APP_SECRET', 'short'],
+    ['NODE_ENV', 'staging'],
+    ['PUBLIC_URL', 'example.com'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    const err = errorFor({ [name]: value });
+    expect(err.message).toMatch(new RegExp(`^\\s*${name}:`, 'm'));
+  });
+
+  it('names every bad variable at once', () => {
+    const err = errorFor({ PORT: 'x', SMTP_URL: 'ftp://x' });
+    expect(err.message).toMatch(/^\s*PORT:/m);
+    expect(err.message).toMatch(/^\s*SMTP_URL:/m);
+  });
+
+  it('accepts good values', () => {
+    const cfg = loadConfig({
+      DATA_DIR: dataDir(),
+      PORT: '3000',
+      DATABASE_URL: 'postgresql://u:p@db:5432/resi',
+      SMTP_URL: 'smtps://u:p@mail.example.com:465',
+    });
+    expect(cfg).toMatchObject({ PORT: 3000, DATABASE_URL: 'postgresql://u:p@db:5432/resi', SMTP_URL: 'smtps://u:p@mail.example.com:465' });
+  });
+
+  it('treats empty variables as unset', () => {
+    const cfg = loadConfig({ DATA_DIR: dataDir(), PORT: '', DATABASE_URL: '', SMTP_URL: '' });
+    expect(cfg.PORT).toBe(8080);
+    expect(cfg.DATABASE_URL).toBeUndefined();
+  });
+
+  it('refuses CAPTCHA_TEST_ANSWER when NODE_ENV=production', () => {
+    const err = errorFor({ NODE_ENV: 'production', CAPTCHA_TEST_ANSWER: '1234' });
+    expect(err.message).toMatch(/CAPTCHA_TEST_ANSWER/);
+    expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'test', CAPTCHA_TEST_ANSWER: '1234' }).CAPTCHA_TEST_ANSWER).toBe('1234');
+    expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'production' }).CAPTCHA_TEST_ANSWER).toBeUndefined();
+  });
+
+  it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
+    expect(errorFor({ ADMIN_EMAIL: 'boss@example.com' }).message).toMatch(/ADMIN_EMAIL/);
+    expect(errorFor({ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'longenough1' }).message).toMatch(/^\s*ADMIN_EMAIL:/m);
+  });
+
+  it('generates APP_SECRET into DATA_DIR on first load and reuses it', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    expect(first.APP_SECRET.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dir, 'app-secret');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.APP_SECRET);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(loadConfig({ DATA_DIR: dir }).APP_SECRET).toBe(first.APP_SECRET);
+    // Another store gets another secret.
+    expect(loadConfig({ DATA_DIR: dataDir() }).APP_SECRET).not.toBe(first.APP_SECRET);
+  });
+
+  it('uses APP_SECRET from the environment without writing a file', () => {
+    const dir = dataDir();
+    const secret = 's'.repeat(40);
+    expect(loadConfig({ DATA_DIR: dir, APP_SECRET: secret }).APP_SECRET).toBe(secret);
+    expect(existsSync(path.join(dir, 'app-secret'))).toBe(false);
+  });
+
+  it('creates DATA_DIR when it does not exist', () => {
+    const dir = path.join(dataDir(), 'nested', 'data');
+    expect(loadConfig({ DATA_DIR: dir }).dataDir).toBe(dir);
+    expect(existsSync(dir)).toBe(true);
+  });
+
+  it('carries webDist through', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }, '/srv/web/dist').webDist).toBe('/srv/web/dist');
+  });
+});

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalUrl = z.url().optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  REDIS_URL: optionalUrl,
+  APP_NAME: z.string().min(1).max(64).default('Resi Console'),
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  PUBLIC_URL: z.url().default('http://localhost:8080'),
+  SUPPORT_URL: z.url().default('https://t.me/'),
+  TUTORIAL_URL: z.string().min(1).default('/manage/legal/tutorial.en.html'),
+  GATEWAY_HTTP_PORT: port.default(7777),
+  GATEWAY_SOCKS_PORT: port.default(7778),
+  GATEWAY_PUBLIC_HOST: z.string().min(1).default('localhost'),
+  /** The address the curl line of Get Proxy fetches through the proxy: an IP echo service. */
+  PROXY_CHECK_URL: z.url().default('https://ipinfo.io/json'),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).default('Resi Console <no-reply@localhost>'),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  /** Currency of every price (ISO 4217); amounts are kept in its minor unit. */
+  CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code such as USD').default('USD'),
+  /** Seconds between two reads of the TRON API by the USDT payment watcher. */
+  USDT_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  /** Demo catalogue and sandbox payments on first start: `auto` = only on the embedded SQLite store. */
+  DEMO_DATA: z.enum(['auto', 'on', 'off']).default('auto'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Test-only: when set, this answer passes every captcha (DESIGN §8). Refused in production. */
+  CAPTCHA_TEST_ANSWER: z.string().min(1).optional(),
+  /** Test-only: the Stripe SDK calls this base URL (a local fake Stripe) instead of Stripe. Refused in production. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+export interface Config extends Env {
+  APP_SECRET: string;
+  dataDir: string;
+  webDist: string | null;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDist: string | null = null): Config {
+  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const cfg = parsed.data;
+  if (cfg.NODE_ENV === 'production' && cfg.CAPTCHA_TEST_ANSWER) {
+    throw new ConfigError('Invalid configuration:\n  CAPTCHA_TEST_ANSWER: test-only switch, refused when NODE_ENV=production');
+  }
+  if (cfg.NODE_ENV === 'production' && cfg.STRIPE_API_BASE) {
+    throw new ConfigError('Invalid configuration:\n  STRIPE_API_BASE: test-only switch, refused when NODE_ENV=production');
+  }
+  if ((cfg.ADMIN_EMAIL === undefined) !== (cfg.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL/ADMIN_PASSWORD: set both or neither');
+  }
+  const dataDir = path.resolve(cfg.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return { ...cfg, dataDir, webDist, APP_SECRET: cfg.APP_SECRET ?? loadOrCreateSecret(dataDir) };
+}
+
+/** First start without APP_SECRET: generate one into DATA_DIR so restarts keep encrypted settings readable. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  try {
+    writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (err) {
+    // Another process started at the same moment and wrote it first: use theirs.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw err;
+  }
+}

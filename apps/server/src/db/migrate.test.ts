@@ -1,0 +1,81 @@
+import { sql } from 'kysely';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPgDatabase } from '../../test/test-app';
+import { type Db, openDatabase } from './database';
+import { migrateToLatest } from './migrate';
+
+const APP_TABLES = [
+  'audit_logs',
+  'businesses',
+  'captchas',
+  'export_tickets',
+  'intention_logs',
+  'login_logs',
+  'mail_codes',
+  'orders',
+  'packages',
+  'pay_configs',
+  'payment_events',
+  'proxy_accounts',
+  'regions',
+  'sessions',
+  'settings',
+  'static_prices',
+  'static_regions',
+  'traffic_grants',
+  'upstreams',
+  'usage_flushes',
+  'usage_hourly',
+  'users',
+];
+
+describe.each(['sqlite', 'postgres'] as const)('migrations on %s', (dialect) => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  /** Two independent handles on one store, as two processes starting at once would have. */
+  async function twoHandles(): Promise<[Db, Db]> {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'resi-migrate-'));
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    let databaseUrl: string | undefined;
+    if (dialect === 'postgres') {
+      const pg = await createPgDatabase();
+      databaseUrl = pg.url;
+      cleanups.push(pg.drop);
+    }
+    const a = openDatabase({ databaseUrl, dataDir });
+    const b = openDatabase({ databaseUrl, dataDir });
+    cleanups.push(async () => {
+      await a.db.destroy();
+      await b.db.destroy();
+    });
+    return [a, b];
+  }
+
+  it('two handles migrating at once both succeed and apply each migration once', async () => {
+    const [a, b] = await twoHandles();
+    const results = await Promise.allSettled([migrateToLatest(a.db), migrateToLatest(b.db)]);
+    expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok']);
+
+    const tables = (await a.db.introspection.getTables()).map((t) => t.name).sort();
+    expect(tables).toEqual(APP_TABLES);
+    const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(a.db);
+    expect(applied.rows.map((r) => r.name)).toEqual(['2026-11-22-accounts', '2026-11-23-commerce', '2026-11-24-gateway']);
+    // The schema works from both handles.
+    await a.db.insertInto('captchas').values({ id: 'x', answer_hash: 'h', expires_at: 'e' }).execute();
+    expect(await b.db.selectFrom('captchas').select('id').execute()).toEqual([{ id: 'x' }]);
+  });
+
+  it('migrating an up-to-date store again changes nothing', async () => {
+    const [a, b] = await twoHandles();
+    await migrateToLatest(a.db);
+    await expect(migrateToLatest(b.db)).resolves.toBeUndefined();
+    const applied = await sql<{ n: number }>`select count(*) as n from kysely_migration`.execute(a.db);
+    expect(Number(applied.rows[0]?.n)).toBe(3);
+  });
+});

@@ -1,0 +1,63 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, SqliteAdapter, sql } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Database } from './schema';
+import * as accounts from './migrations/2026-11-22-accounts';
+import * as commerce from './migrations/2026-11-23-commerce';
+import * as gateway from './migrations/2026-11-24-gateway';
+
+/** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
+const migrations: Record<string, Migration> = {
+  '2026-11-22-accounts': accounts,
+  '2026-11-23-commerce': commerce,
+  '2026-11-24-gateway': gateway,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/**
+ * Two processes may start at once. On PostgreSQL Kysely's migrator serializes them with an advisory lock
+ * inside a transaction. On SQLite it takes no lock at all (SqliteAdapter.acquireMigrationLock is a no-op),
+ * so both would run the same migration and one fails with "table … already exists": there we hold the
+ * database's write lock (BEGIN IMMEDIATE) for the whole run, which also makes a run all-or-nothing.
+ */
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const isSqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  const { error, results } = isSqlite ? await migrateSqliteExclusively(db) : await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
+  }
+}
+
+const SQLITE_LOCK_WAIT = 30_000;
+
+async function migrateSqliteExclusively(db: Kysely<Database>) {
+  return db.connection().execute(async (conn) => {
+    // better-sqlite3 is synchronous: its busy_timeout would block the event loop, and with it a second
+    // handle in this same process that holds the lock. Poll without blocking instead.
+    const [{ timeout } = { timeout: 5000 }] = (await sql<{ timeout: number }>`pragma busy_timeout`.execute(conn)).rows;
+    await sql`pragma busy_timeout = 0`.execute(conn);
+    try {
+      const deadline = Date.now() + SQLITE_LOCK_WAIT;
+      for (;;) {
+        try {
+          await sql`begin immediate`.execute(conn);
+          break;
+        } catch (err) {
+          if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
+          await sleep(20);
+        }
+      }
+    } finally {
+      await sql.raw(`pragma busy_timeout = ${Number(timeout)}`).execute(conn);
+    }
+    try {
+      const result = await new Migrator({ db: conn, provider }).migrateToLatest();
+      await sql.raw(result.error ? 'rollback' : 'commit').execute(conn);
+      return result;
+    } catch (err) {
+      await sql`rollback`.execute(conn);
+      throw err;
+    }
+  });
+}

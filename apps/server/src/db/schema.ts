@@ -1,0 +1,284 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Times are ISO 8601 UTC strings on both dialects, so rows compare and sort the same everywhere. */
+type Timestamp = string;
+
+export interface UserTable {
+  id: Generated<number>;
+  email: string;
+  account: string | null;
+  password_hash: string;
+  role: 'customer' | 'admin';
+  is_distributor: ColumnType<number, number | undefined, number>;
+  status: 'active' | 'disabled';
+  invite_code: string;
+  referrer_id: number | null;
+  channel_key: string | null;
+  channel_value: string | null;
+  lang: string;
+  created_at: Timestamp;
+  last_login_at: Timestamp | null;
+}
+
+export interface SessionTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface CaptchaTable {
+  id: string;
+  answer_hash: string;
+  expires_at: Timestamp;
+}
+
+export interface MailCodeTable {
+  id: Generated<number>;
+  email: string;
+  purpose: string;
+  code_hash: string;
+  tries: number;
+  ip: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
+}
+
+export interface LoginLogTable {
+  id: Generated<number>;
+  user_id: number | null;
+  account: string;
+  ip: string | null;
+  user_agent: string | null;
+  result: string;
+  created_at: Timestamp;
+}
+
+type Flag = ColumnType<number, number | undefined, number>;
+
+export interface PackageTable {
+  id: Generated<number>;
+  name_en: string;
+  name_zh_cn: string;
+  name_zh: string;
+  bytes: number;
+  price: number;
+  currency: string;
+  validity_days: number;
+  badge: string | null;
+  sort: number;
+  enabled: Flag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RegionTable {
+  id: Generated<number>;
+  country: string;
+  state: string | null;
+  city: string | null;
+  name_en: string;
+  name_zh_cn: string;
+  name_zh: string;
+  pool_size: number;
+  sort: number;
+  enabled: Flag;
+}
+
+export interface StaticRegionTable {
+  id: Generated<number>;
+  country: string;
+  city: string | null;
+  name_en: string;
+  name_zh_cn: string;
+  name_zh: string;
+  sort: number;
+  enabled: Flag;
+}
+
+export interface BusinessTable {
+  id: Generated<number>;
+  code: string;
+  name_en: string;
+  name_zh_cn: string;
+  name_zh: string;
+  sort: number;
+  enabled: Flag;
+}
+
+export interface StaticPriceTable {
+  id: Generated<number>;
+  region_id: number;
+  business_id: number;
+  days: number;
+  price: number;
+  currency: string;
+}
+
+export interface OrderTable {
+  id: Generated<number>;
+  order_no: string;
+  user_id: number;
+  kind: 'dynamic' | 'static' | 'static-renew' | 'manual-recharge';
+  /** JSON of OrderItemDto[]. */
+  items: string;
+  amount: number;
+  currency: string;
+  pay_method: string | null;
+  /** JSON of the PaymentInstruction. */
+  payment: string | null;
+  pay_amount: number | null;
+  pay_currency: string | null;
+  provider_ref: string | null;
+  status: 'pending' | 'paid' | 'cancelled' | 'expired' | 'refunded';
+  paid_by: string | null;
+  note: string | null;
+  created_by: number | null;
+  expires_at: Timestamp;
+  paid_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TrafficGrantTable {
+  id: Generated<number>;
+  user_id: number;
+  order_id: number | null;
+  bytes: number;
+  used_bytes: ColumnType<number, number | undefined, number>;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface PaymentEventTable {
+  id: Generated<number>;
+  provider: string;
+  event_id: string;
+  order_no: string | null;
+  amount: string;
+  asset: string;
+  result: 'credited' | 'duplicate' | 'review' | 'rejected';
+  reason: string | null;
+  review_status: 'open' | 'resolved' | null;
+  payload: string | null;
+  created_at: Timestamp;
+  resolved_at: Timestamp | null;
+  resolved_by: number | null;
+}
+
+export interface IntentionLogTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  goods_id: number | null;
+  pay_method: string | null;
+  created_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_id: number | null;
+  action: string;
+  target: string;
+  before: string | null;
+  after: string | null;
+  ip: string | null;
+  created_at: Timestamp;
+}
+
+export interface PayConfigTable {
+  method: string;
+  enabled: Flag;
+  settings: string;
+  secrets: string | null;
+  updated_at: Timestamp;
+}
+
+export interface ExportTicketTable {
+  ticket_hash: string;
+  user_id: number;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface ProxyAccountTable {
+  id: Generated<number>;
+  user_id: number;
+  username: string;
+  password_sealed: string;
+  status: 'active' | 'disabled';
+  limit_bytes: number | null;
+  used_bytes: ColumnType<number, number | undefined, number>;
+  remark: string | null;
+  deleted_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UsageHourlyTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  hour: Timestamp;
+  country: string;
+  bytes_up: number;
+  bytes_down: number;
+}
+
+export interface UsageFlushTable {
+  gateway_id: string;
+  seq: number;
+  created_at: Timestamp;
+}
+
+export interface UpstreamTable {
+  id: Generated<number>;
+  protocol: 'http' | 'socks5';
+  host: string;
+  port: number;
+  username: string | null;
+  password_sealed: string | null;
+  country: string | null;
+  state: string | null;
+  city: string | null;
+  enabled: Flag;
+  remark: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SettingTable {
+  key: string;
+  value: string;
+  updated_at: Timestamp;
+}
+
+export interface Database {
+  users: UserTable;
+  sessions: SessionTable;
+  captchas: CaptchaTable;
+  mail_codes: MailCodeTable;
+  login_logs: LoginLogTable;
+  packages: PackageTable;
+  regions: RegionTable;
+  static_regions: StaticRegionTable;
+  businesses: BusinessTable;
+  static_prices: StaticPriceTable;
+  orders: OrderTable;
+  traffic_grants: TrafficGrantTable;
+  payment_events: PaymentEventTable;
+  intention_logs: IntentionLogTable;
+  audit_logs: AuditLogTable;
+  pay_configs: PayConfigTable;
+  export_tickets: ExportTicketTable;
+  proxy_accounts: ProxyAccountTable;
+  usage_hourly: UsageHourlyTable;
+  usage_flushes: UsageFlushTable;
+  upstreams: UpstreamTable;
+  settings: SettingTable;
+}

@@ -1,0 +1,31 @@
+import type { MeterKey } from './live-connections';
+import type { Exit, ExitChooser, GatewayAuthority, ProxyParams } from './ports';
+import type { GatewayReason } from './statuses';
+import { accountOf, parseUsername } from './username-params';
+
+export type Admission = { ok: true; key: MeterKey; params: ProxyParams; exit: Exit } | { ok: false; reason: GatewayReason };
+
+/**
+ * One decision for both listeners: credentials and standing first (so a wrong password never learns
+ * whether its parameters were valid), then the username parameters, then an exit. No I/O.
+ */
+export function admit(username: string, password: string, authority: GatewayAuthority, chooser: ExitChooser): Admission {
+  const auth = authority.authenticate(accountOf(username), password);
+  if (!auth.ok) return { ok: false, reason: auth.reason };
+  const params = parseUsername(username);
+  if (!params) return { ok: false, reason: 'BAD_PARAMS' };
+  const exit = chooser.choose(params, auth.accountId);
+  if ('refusal' in exit) return { ok: false, reason: exit.refusal };
+  return { ok: true, key: { accountId: auth.accountId, userId: auth.userId, country: params.country }, params, exit };
+}
+
+/** `Proxy-Authorization: Basic base64(user:pass)` (RFC 7617 §2; the scheme is case-insensitive). */
+export function basicCredentials(header: string | undefined): { username: string; password: string } {
+  if (!header) return { username: '', password: '' };
+  const space = header.indexOf(' ');
+  if (space === -1 || header.slice(0, space).toLowerCase() !== 'basic') return { username: '', password: '' };
+  const decoded = Buffer.from(header.slice(space + 1).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon === -1) return { username: decoded, password: '' };
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

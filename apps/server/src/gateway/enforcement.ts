@@ -1,0 +1,16 @@
+import type { GatewayLog } from './gateway-log';
+import type { LiveConnections } from './live-connections';
+import type { GatewayAuthority } from './ports';
+
+/**
+ * Cuts live connections of accounts that may no longer carry traffic (disabled, out of traffic, cap
+ * reached). The standing comes from the authority's cache, refreshed by the store after each flush.
+ */
+export function enforceStanding(live: LiveConnections, authority: GatewayAuthority, log: GatewayLog): void {
+  for (const accountId of live.accounts()) {
+    const refusal = authority.standing(accountId);
+    if (refusal === null) continue;
+    const closed = live.closeAccount(accountId);
+    log.info({ accountId, refusal, closed }, 'gateway: account cut off');
+  }
+}

@@ -1,0 +1,208 @@
+import http from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  FakeAuthority,
+  HOST,
+  type Upstream,
+  basic,
+  closedPort,
+  connectTunnel,
+  exchange,
+  socksConnect,
+  startByteOrigin,
+  startGateway,
+  startHttpOrigin,
+  startSilentServer,
+  startUpstream,
+} from '../../test/gateway-fixtures';
+import { SOCKS_REPLY } from './statuses';
+import { StaticExitChooser } from './static-exit-chooser';
+
+/** A plain HTTP GET through the gateway: status and reason header. */
+function plainGet(port: number, url: string, auth: string): Promise<{ status: number; reason: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: HOST, port, path: url, agent: false, headers: { 'proxy-authorization': auth } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, reason: res.headers['x-gateway-reason'] as string | undefined, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('routing through three local upstreams tagged US, DE, JP', () => {
+  let origin: Awaited<ReturnType<typeof startByteOrigin>>;
+  let web: Awaited<ReturnType<typeof startHttpOrigin>>;
+  let us: Upstream;
+  let de: Upstream;
+  let jp: Upstream;
+  let g: Awaited<ReturnType<typeof startGateway>>;
+  let t = 1_700_000_000_000;
+  const authority = new FakeAuthority();
+  authority.add('router01');
+  const chooser = new StaticExitChooser({}, { now: () => t });
+  const target = () => `${HOST}:${origin.port}`;
+  const carried = () => [us.carried(), de.carried(), jp.carried()];
+  /** Opens a tunnel as `username` through CONNECT and runs a tiny exchange, so the exit carried it. */
+  async function viaConnect(username: string) {
+    const tun = await connectTunnel(g.gw.httpPort, target(), basic(username, 'pw'));
+    expect(tun.status).toBe(200);
+    await exchange(tun.socket, 10, 10);
+  }
+  async function viaSocks(username: string) {
+    const s = await socksConnect(g.gw.socksPort, username, 'pw', HOST, origin.port);
+    expect(s.rep).toBe(0);
+    await exchange(s.socket, 10, 10);
+  }
+  /** Which upstream carried the next call: the index whose count went up. */
+  async function exitOf(call: () => Promise<unknown>): Promise<string> {
+    const before = carried();
+    await call();
+    const after = carried();
+    const moved = after.map((n, i) => n - before[i]!);
+    expect(moved.reduce((a, b) => a + b, 0)).toBe(1);
+    return ['US', 'DE', 'JP'][moved.indexOf(1)]!;
+  }
+
+  beforeAll(async () => {
+    origin = await startByteOrigin();
+    web = await startHttpOrigin();
+    [us, de, jp] = await Promise.all([startUpstream(), startUpstream(), startUpstream()]);
+    g = await startGateway({ chooser }, authority);
+  });
+  beforeEach(() => {
+    chooser.update({
+      upstreams: [
+        { id: 'us', url: us.url, country: 'US', state: 'ca' },
+        { id: 'de', url: de.url, country: 'DE' },
+        { id: 'jp', url: jp.url, country: 'JP' },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await g.gw.stop();
+    await Promise.all([origin.close(), web.close(), us.close(), de.close(), jp.close()]);
+  });
+
+  it('routes each protocol to the exit of the requested region', async () => {
+    expect(await exitOf(() => viaConnect('router01-country-de'))).toBe('DE');
+    expect(await exitOf(() => viaSocks('router01-country-jp'))).toBe('JP');
+    expect(await exitOf(() => viaConnect('router01-country-us-state-ca'))).toBe('US');
+    const before = carried();
+    const plain = await plainGet(g.gw.httpPort, `http://${HOST}:${web.port}/bytes/100`, basic('router01-country-jp', 'pw'));
+    expect(plain.status).toBe(200);
+    expect(carried()[2]).toBe(before[2]! + 1);
+  });
+
+  it('rotates: connections without a session spread evenly over the exits', async () => {
+    const before = carried();
+    for (let i = 0; i < 6; i++) await viaConnect('router01');
+    for (let i = 0; i < 6; i++) await viaSocks('router01');
+    expect(carried().map((n, i) => n - before[i]!)).toEqual([4, 4, 4]);
+  });
+
+  it('holds a sticky session on one exit for its lifetime, over both protocols, then moves it', async () => {
+    const user = 'router01-session-abc123-life-2';
+    const first = await exitOf(() => viaConnect(user));
+    for (let i = 0; i < 4; i++) {
+      t += 25_000;
+      expect(await exitOf(() => (i % 2 ? viaConnect(user) : viaSocks(user)))).toBe(first);
+    }
+    t += 2 * 60_000 - 4 * 25_000;
+    const moved = await exitOf(() => viaConnect(user));
+    expect(moved).not.toBe(first);
+    expect(await exitOf(() => viaSocks(user))).toBe(moved);
+  });
+
+  it('refuses a region without supply: 502 NO_SUPPLY, SOCKS network unreachable', async () => {
+    const tun = await connectTunnel(g.gw.httpPort, target(), basic('router01-country-fr', 'pw'));
+    expect([tun.status, tun.headers['x-gateway-reason']]).toEqual([502, 'NO_SUPPLY']);
+    expect(tun.body).toMatch(/^NO_SUPPLY: /);
+    const s = await socksConnect(g.gw.socksPort, 'router01-country-fr', 'pw', HOST, origin.port);
+    expect(s.rep).toBe(SOCKS_REPLY.NETWORK_UNREACHABLE);
+    const plain = await plainGet(g.gw.httpPort, `http://${HOST}:${web.port}/bytes/1`, basic('router01-country-fr', 'pw'));
+    expect([plain.status, plain.reason]).toEqual([502, 'NO_SUPPLY']);
+  });
+
+  it('passes the upstream its credentials, and maps an upstream that refuses them to UPSTREAM_AUTH', async () => {
+    const locked = await startUpstream({ user: 'supplier', pass: 's3cret' });
+    try {
+      chooser.update({ upstreams: [{ id: 'ok', url: locked.url, country: 'US' }] });
+      const before = carried();
+      await viaConnect('router01-country-us');
+      expect(locked.carried()).toBe(1);
+      expect(carried()).toEqual(before);
+      chooser.update({ upstreams: [{ id: 'bad', url: `http://supplier:wrong@${HOST}:${locked.port}`, country: 'US' }] });
+      const tun = await connectTunnel(g.gw.httpPort, target(), basic('router01-country-us', 'pw'));
+      expect([tun.status, tun.headers['x-gateway-reason']]).toEqual([502, 'UPSTREAM_AUTH']);
+      const s = await socksConnect(g.gw.socksPort, 'router01-country-us', 'pw', HOST, origin.port);
+      expect(s.rep).toBe(SOCKS_REPLY.GENERAL_FAILURE);
+      const plain = await plainGet(g.gw.httpPort, `http://${HOST}:${web.port}/bytes/1`, basic('router01-country-us', 'pw'));
+      expect([plain.status, plain.reason]).toEqual([502, 'UPSTREAM_AUTH']);
+    } finally {
+      await locked.close();
+    }
+  });
+
+  it('maps an upstream that is down to 502 UPSTREAM_REFUSED, SOCKS connection refused', async () => {
+    chooser.update({ upstreams: [{ id: 'down', url: `http://${HOST}:${await closedPort()}`, country: 'US' }] });
+    const tun = await connectTunnel(g.gw.httpPort, target(), basic('router01-country-us', 'pw'));
+    expect([tun.status, tun.headers['x-gateway-reason']]).toEqual([502, 'UPSTREAM_REFUSED']);
+    const s = await socksConnect(g.gw.socksPort, 'router01-country-us', 'pw', HOST, origin.port);
+    expect(s.rep).toBe(SOCKS_REPLY.CONNECTION_REFUSED);
+    const plain = await plainGet(g.gw.httpPort, `http://${HOST}:${web.port}/bytes/1`, basic('router01-country-us', 'pw'));
+    expect([plain.status, plain.reason]).toEqual([502, 'UPSTREAM_REFUSED']);
+  });
+
+  it('maps an upstream that never answers to 504 UPSTREAM_TIMEOUT, SOCKS host unreachable', async () => {
+    const silent = await startSilentServer();
+    const quick = await startGateway({ chooser: new StaticExitChooser({ upstreams: [{ id: 'mute', url: `http://${HOST}:${silent.port}`, country: null }] }), connectTimeoutMs: 300 }, authority);
+    try {
+      const t0 = Date.now();
+      const tun = await connectTunnel(quick.gw.httpPort, target(), basic('router01', 'pw'));
+      expect([tun.status, tun.headers['x-gateway-reason']]).toEqual([504, 'UPSTREAM_TIMEOUT']);
+      expect(Date.now() - t0).toBeLessThan(3000);
+      const s = await socksConnect(quick.gw.socksPort, 'router01', 'pw', HOST, origin.port);
+      expect(s.rep).toBe(SOCKS_REPLY.HOST_UNREACHABLE);
+    } finally {
+      await quick.gw.stop();
+      await silent.close();
+    }
+  });
+
+  it('maps a target that refuses a direct connection to 502 UPSTREAM_REFUSED, SOCKS connection refused', async () => {
+    chooser.update({ direct: true });
+    const port = await closedPort();
+    const tun = await connectTunnel(g.gw.httpPort, `${HOST}:${port}`, basic('router01', 'pw'));
+    expect([tun.status, tun.headers['x-gateway-reason']]).toEqual([502, 'UPSTREAM_REFUSED']);
+    const s = await socksConnect(g.gw.socksPort, 'router01', 'pw', HOST, port);
+    expect(s.rep).toBe(SOCKS_REPLY.CONNECTION_REFUSED);
+    const plain = await plainGet(g.gw.httpPort, `http://${HOST}:${port}/`, basic('router01', 'pw'));
+    expect([plain.status, plain.reason]).toEqual([502, 'UPSTREAM_REFUSED']);
+  });
+
+  it('chains to a SOCKS5 upstream with credentials, from both listeners', async () => {
+    // Another gateway (direct egress) plays the SOCKS5 supplier.
+    const supplierAuth = new FakeAuthority();
+    const supplierAccount = supplierAuth.add('supplier', { password: 'p@ss:word' });
+    const supplier = await startGateway({ chooser: new StaticExitChooser({ direct: true }) }, supplierAuth);
+    try {
+      chooser.update({ upstreams: [{ id: 'socks', url: `socks5://supplier:${encodeURIComponent('p@ss:word')}@${HOST}:${supplier.gw.socksPort}`, country: 'DE' }] });
+      const tun = await connectTunnel(g.gw.httpPort, target(), basic('router01-country-de', 'pw'));
+      expect(tun.status).toBe(200);
+      expect(await exchange(tun.socket, 1000, 5000)).toBe(5000);
+      const s = await socksConnect(g.gw.socksPort, 'router01-country-de', 'pw', HOST, origin.port);
+      expect(s.rep).toBe(0);
+      expect(await exchange(s.socket, 1000, 5000)).toBe(5000);
+      await supplier.gw.flush();
+      expect(supplier.sink.total(supplierAccount.id).down).toBeGreaterThan(10_000);
+
+      chooser.update({ upstreams: [{ id: 'socks', url: `socks5://supplier:wrong@${HOST}:${supplier.gw.socksPort}`, country: 'DE' }] });
+      const refused = await connectTunnel(g.gw.httpPort, target(), basic('router01-country-de', 'pw'));
+      expect([refused.status, refused.headers['x-gateway-reason']]).toEqual([502, 'UPSTREAM_AUTH']);
+    } finally {
+      await supplier.gw.stop();
+    }
+  });
+});

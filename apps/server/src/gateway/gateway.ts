@@ -1,0 +1,110 @@
+import { enforceStanding } from './enforcement';
+import { type GatewayLog, silentLog } from './gateway-log';
+import { HttpListener } from './http-listener';
+import { LiveConnections } from './live-connections';
+import { UsageMeter } from './meter';
+import type { ExitChooser, GatewayAuthority, UsageSink } from './ports';
+import { SocksListener } from './socks-listener';
+
+export interface GatewayOptions {
+  host: string;
+  /** HTTP proxy port (CONNECT and plain HTTP); 0 picks a free one (tests). */
+  httpPort: number;
+  /** SOCKS5 port; 0 picks a free one. */
+  socksPort: number;
+  authority: GatewayAuthority;
+  chooser: ExitChooser;
+  sink: UsageSink;
+  /** Names this gateway's batches in the store (`usage_flushes.gateway_id`, at most 64 characters). */
+  gatewayId: string;
+  /** Metered bytes are flushed this often (DESIGN §6: at most 5 s); enforcement runs right after. */
+  flushMs?: number;
+  /** Standing of accounts with live connections is checked this often (besides after each flush). */
+  enforceMs?: number;
+  /** Dialing an exit (direct, HTTP or SOCKS upstream, including its handshake) gives up after this. */
+  connectTimeoutMs?: number;
+  /** A SOCKS5 client must finish greeting, auth and request within this. */
+  handshakeTimeoutMs?: number;
+  /** Flush attempts at stop() before the unflushed bytes are reported lost. */
+  stopFlushAttempts?: number;
+  realm?: string;
+  log?: GatewayLog;
+  /** Clock for hour buckets and the first batch number (tests). */
+  now?: () => number;
+}
+
+export interface Gateway {
+  start(): Promise<void>;
+  /** Stops listening, closes every connection, flushes what was metered. */
+  stop(): Promise<void>;
+  /** Bound ports (after start). */
+  readonly httpPort: number;
+  readonly socksPort: number;
+  /** Immediate cut of an account's live connections (e.g. on a pub/sub message); returns how many. */
+  closeAccount(accountId: number): number;
+  /** Harvests live connections and flushes now; true when everything is durable. */
+  flush(): Promise<boolean>;
+  /** Client connections currently carrying an account's traffic. */
+  liveConnections(): number;
+}
+
+/** The gateway engine (DESIGN §6): both listeners, metering and cut-off, against the store's ports. */
+export function createGateway(o: GatewayOptions): Gateway {
+  const log = o.log ?? silentLog;
+  const flushMs = o.flushMs ?? 5000;
+  const enforceMs = o.enforceMs ?? 5000;
+  const connectTimeoutMs = o.connectTimeoutMs ?? 10_000;
+  const meter = new UsageMeter({ sink: o.sink, gatewayId: o.gatewayId, now: o.now, log });
+  const live = new LiveConnections(meter.record);
+  const common = { host: o.host, authority: o.authority, chooser: o.chooser, live, connectTimeoutMs, log };
+  const http = new HttpListener({ ...common, port: o.httpPort, realm: o.realm ?? 'resi-gateway' });
+  const socks = new SocksListener({ ...common, port: o.socksPort, handshakeTimeoutMs: o.handshakeTimeoutMs ?? 10_000 });
+  const timers: NodeJS.Timeout[] = [];
+  let stopped = false;
+
+  const enforce = () => enforceStanding(live, o.authority, log);
+  const flush = async (): Promise<boolean> => {
+    live.harvest();
+    const ok = await meter.flush();
+    // The store refreshes the authority's cache as part of a flush: check standing at once.
+    if (!stopped) enforce();
+    return ok;
+  };
+
+  return {
+    get httpPort() {
+      return http.port;
+    },
+    get socksPort() {
+      return socks.port;
+    },
+    async start() {
+      await http.listen();
+      try {
+        await socks.listen();
+      } catch (err) {
+        await http.close();
+        throw err;
+      }
+      timers.push(setInterval(() => void flush(), flushMs), setInterval(enforce, enforceMs));
+      for (const t of timers) t.unref();
+      log.info({ httpPort: http.port, socksPort: socks.port }, 'gateway listening');
+    },
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearInterval(t);
+      await Promise.all([http.close(), socks.close()]);
+      // The sockets are destroyed; their counters still read: record them before the 'close' events.
+      live.drain();
+      const attempts = o.stopFlushAttempts ?? 5;
+      for (let i = 0; i < attempts; i++) {
+        if (await meter.flush()) return;
+        await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** i, 2000)));
+      }
+      log.error({ gatewayId: o.gatewayId, ...meter.unflushed() }, 'gateway: usage could not be flushed at stop; these bytes are lost');
+    },
+    closeAccount: (accountId) => live.closeAccount(accountId),
+    flush,
+    liveConnections: () => live.size,
+  };
+}

@@ -1,0 +1,295 @@
+import http from 'node:http';
+import net, { type Socket } from 'node:net';
+import { type PrepareRequestFunctionOpts, type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
+import { admit, basicCredentials } from './admission';
+import { cancelExpiry, expireAt } from './deadlines';
+import { dialExit } from './exit-dialer';
+import type { GatewayLog } from './gateway-log';
+import type { LiveConnections } from './live-connections';
+import type { ExitChooser, GatewayAuthority } from './ports';
+import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, requestError } from './statuses';
+import { splice } from './tunnel';
+
+export interface HttpListenerOptions {
+  host: string;
+  port: number;
+  authority: GatewayAuthority;
+  chooser: ExitChooser;
+  live: LiveConnections;
+  connectTimeoutMs: number;
+  /** Realm of `Proxy-Authenticate: Basic realm="…"` on 407 (RFC 9110 §11.7.1). */
+  realm: string;
+  log: GatewayLog;
+}
+
+/** Keep-alive bookkeeping of one client socket (see `track`). */
+interface SocketState {
+  /** Plain requests received and not yet complete both ways. */
+  inFlight: number;
+  /** `bytesRead` when the last request and its response were complete: a clean request boundary. */
+  boundary: number;
+}
+
+/** Time a new connection has to send its first bytes. */
+const FIRST_BYTES_TIMEOUT_MS = 60_000;
+const ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', 'latin1');
+/** Keep-alive agents towards HTTP upstreams, one per upstream URL (its credentials included). */
+const MAX_UPSTREAM_AGENTS = 256;
+
+/**
+ * The HTTP proxy listener (DESIGN §6): proxy-chain's `Server` with two paths.
+ *
+ * - Plain HTTP (absolute-form requests, RFC 9112 §3.2.2) is proxy-chain's own: `prepareRequestFunction`
+ *   admits the request and names the upstream; proxy-chain forwards it.
+ * - CONNECT (RFC 9110 §9.3.6) is ours: it dials through the same exit dialer as the SOCKS5 listener,
+ *   so both tunnel protocols chain to upstreams and fail with the same statuses. A connection that
+ *   opens with a complete, plain CONNECT head is tunnelled straight from its first bytes, without the
+ *   HTTP parser, request object and server bookkeeping (`acceptFast`); that is most of the cost of a
+ *   new tunnel and what keeps the gateway, with auth and metering, level with a bare Node tunnel. Any
+ *   other first bytes go to the HTTP server as usual (proxy-chain's path, and `onConnect` for a CONNECT
+ *   that comes later on a kept-alive connection or in an unusual shape).
+ *
+ * Keep-alive attribution (proxy-chain #572): one client socket may carry plain requests with different
+ * `Proxy-Authorization`. Bytes are metered per socket from its counters, and the socket's owner may
+ * change only at a clean request boundary — after the previous request was read whole and its response
+ * sent whole — where the old account is billed up to that boundary. A request that switches account
+ * while an earlier one is still in flight (HTTP pipelining) is refused with ACCOUNT_SWITCH.
+ */
+export class HttpListener extends Server {
+  private readonly states = new WeakMap<Socket, SocketState>();
+  private readonly upstreamAgents = new Map<string, http.Agent>();
+  private readonly directAgent = new http.Agent({ keepAlive: true });
+  private readonly onSocketClose: (this: Socket) => void;
+  /** proxy-chain's connection ids, kept beside the sockets rather than on them (see tunnel.ts). */
+  private readonly ids = new WeakMap<Socket, number>();
+  /** Accepts the connections; the HTTP server gets those that are not a plain CONNECT. */
+  private readonly front: net.Server;
+
+  constructor(private readonly opts: HttpListenerOptions) {
+    super({ host: opts.host, port: opts.port, authRealm: opts.realm });
+    // allowHalfOpen as node:http has it: a client's FIN must not end the tunnel's other direction.
+    this.front = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
+    this.prepareRequestFunction = (o) => this.preparePlain(o);
+    this.server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => this.track(req, res));
+    const { connections, ids } = this;
+    this.onSocketClose = function (this: Socket) {
+      connections.delete(ids.get(this)!);
+      opts.live.release(this);
+    };
+  }
+
+  /**
+   * Replaces proxy-chain's per-socket registration (three closures, a stats event on close) with one
+   * shared 'close' listener; `connections` stays for `close(true)`.
+   */
+  override onConnection(socket: Socket): void {
+    // Registered once, by `accept`; the HTTP server's 'connection' event for a handed-over socket comes here again.
+    if (this.ids.has(socket)) return;
+    // proxy-chain first drops sockets without `remoteAddress` (nodejs/node#23858: reset before
+    // 'connection'); that costs a getpeername() per connection, and such a socket closes by itself,
+    // which is all the registry needs.
+    const id = this.lastHandlerId++;
+    this.ids.set(socket, id);
+    this.connections.set(id, socket);
+    socket.once('close', this.onSocketClose);
+    // Errors before a path attaches its own handlers (apify/proxy-chain#53) must not crash the process.
+    socket.on('error', ignore);
+  }
+
+  override listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.front.once('error', reject);
+      this.front.listen(this.opts.port, this.opts.host, () => {
+        this.front.removeListener('error', reject);
+        this.port = (this.front.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  }
+
+  override async close(): Promise<void> {
+    this.closeConnections();
+    await new Promise((resolve) => this.front.close(resolve));
+    this.directAgent.destroy();
+    for (const agent of this.upstreamAgents.values()) agent.destroy();
+    this.upstreamAgents.clear();
+  }
+
+  /** Runs before proxy-chain sees each plain request. */
+  private track(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const socket = req.socket;
+    let state = this.states.get(socket);
+    if (!state) this.states.set(socket, (state = { inFlight: 0, boundary: 0 }));
+    state.inFlight++;
+    const st = state;
+    const settle = () => {
+      st.inFlight--;
+      st.boundary = socket.bytesRead;
+    };
+    res.once('finish', () => (req.complete ? settle() : req.once('end', settle)));
+    remapForwardFailure(res);
+  }
+
+  private preparePlain({ request, username, password }: PrepareRequestFunctionOpts): PrepareRequestFunctionResult {
+    const a = admit(username, password, this.opts.authority, this.opts.chooser);
+    if (!a.ok) throw requestError(a.reason);
+    const state = this.states.get(request.socket);
+    const boundary = state && state.inFlight <= 1 ? state.boundary : null;
+    if (!this.opts.live.claim(request.socket, a.key, boundary)) throw requestError('ACCOUNT_SWITCH');
+    if (a.exit.kind === 'direct') return { upstreamProxyUrl: null, httpAgent: this.directAgent };
+    return { upstreamProxyUrl: a.exit.url, httpAgent: this.agentFor(a.exit.url) };
+  }
+
+  private accept(socket: Socket): void {
+    this.onConnection(socket);
+    // A client that connects and says nothing is dropped (the HTTP server's headersTimeout, for the path it never reaches).
+    const silent = () => socket.destroy();
+    expireAt(Date.now() + FIRST_BYTES_TIMEOUT_MS, silent);
+    socket.once('data', (chunk: Buffer) => {
+      cancelExpiry(silent);
+      const head = parseConnectHead(chunk);
+      // Paused until the tunnel pipes it: bytes a client sends before our 200 must wait, not be dropped.
+      socket.pause();
+      if (head) return this.tunnel(socket, head.target, head.auth, head.rest, (reason) => this.refuse(socket, reason));
+      // Anything else is the HTTP server's, first bytes included (as httpolyglot hands sockets over).
+      socket.unshift(chunk);
+      this.server.emit('connection', socket);
+      process.nextTick(() => socket.resume());
+    });
+  }
+
+  /** A CONNECT the HTTP server parsed: later on a kept-alive connection, or not in the fast path's shape. */
+  override async onConnect(request: http.IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+    this.tunnel(socket, request.url, request.headers['proxy-authorization'], head, (reason) => this.failRequest(request, requestError(reason)));
+  }
+
+  /** Admits, dials the exit, answers 200 and joins the two sockets (RFC 9110 §9.3.6). */
+  private tunnel(socket: Socket, url: string | undefined, authorization: string | undefined, head: Buffer, fail: (reason: GatewayReason) => void): void {
+    const target = parseConnectTarget(url);
+    if (!target) return fail('BAD_TARGET');
+    const { username, password } = basicCredentials(authorization);
+    const a = admit(username, password, this.opts.authority, this.opts.chooser);
+    if (!a.ok) return fail(a.reason);
+    const state = this.states.get(socket);
+    const boundary = !state ? 0 : state.inFlight === 0 ? state.boundary : null;
+    if (!this.opts.live.mayClaim(socket, a.key.accountId, boundary)) return fail('ACCOUNT_SWITCH');
+
+    let cancel = () => undefined as void;
+    const onClientClose = () => cancel();
+    socket.once('close', onClientClose);
+    cancel = dialExit(a.exit, target.host, target.port, this.opts.connectTimeoutMs, (failure, upstream) => {
+      socket.removeListener('close', onClientClose);
+      if (failure || !upstream) return fail(failure ?? 'UPSTREAM_ERROR');
+      if (socket.destroyed) return void upstream.destroy();
+      // Billed from here: the CONNECT request and the 200 line are traffic too.
+      this.opts.live.claim(socket, a.key, boundary);
+      socket.write(ESTABLISHED);
+      // RFC 9110 §9.3.6: bytes the client sent after the CONNECT head belong to the tunnel.
+      if (head.length > 0) upstream.write(head);
+      splice(socket, upstream);
+    });
+  }
+
+  /** The same answer proxy-chain gives a RequestError: status, reason header, text, then close. */
+  private refuse(socket: Socket, reason: GatewayReason): void {
+    const s = STATUSES[reason];
+    this.sendSocketResponse(socket, s.http, { [REASON_HEADER]: reason }, `${reason}: ${s.message}`);
+  }
+
+  /** Every refusal leaves through here; proxy-chain's own upstream statuses are mapped onto ours. */
+  override failRequest(request: http.IncomingMessage, error: NodeJS.ErrnoException): void {
+    let answer = error;
+    if (error instanceof RequestError) {
+      const failure = PROXY_CHAIN_FAILURES[error.statusCode];
+      const ours = (error.headers as Record<string, string> | undefined)?.[REASON_HEADER];
+      if (failure && !ours) answer = requestError(failure);
+    } else {
+      this.opts.log.error({ err: error }, 'gateway: unexpected error in the http listener');
+      answer = requestError('INTERNAL');
+    }
+    super.failRequest(request, answer);
+  }
+
+  private agentFor(url: string): http.Agent {
+    let agent = this.upstreamAgents.get(url);
+    if (agent) return agent;
+    if (this.upstreamAgents.size >= MAX_UPSTREAM_AGENTS) {
+      const [oldestUrl, oldest] = this.upstreamAgents.entries().next().value as [string, http.Agent];
+      oldest.destroy();
+      this.upstreamAgents.delete(oldestUrl);
+    }
+    agent = new http.Agent({ keepAlive: true });
+    this.upstreamAgents.set(url, agent);
+    return agent;
+  }
+}
+
+function ignore(): void {}
+
+/**
+ * proxy-chain answers a failed plain forward itself (`response.statusCode = 59x; response.end(text)`),
+ * before any header of the origin was written; give that answer our status, reason header and text.
+ */
+function remapForwardFailure(res: http.ServerResponse): void {
+  const end = res.end as (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse;
+  res.end = function (this: http.ServerResponse, ...args: unknown[]) {
+    const failure = this.headersSent ? undefined : PROXY_CHAIN_FAILURES[this.statusCode];
+    if (failure) {
+      const s = STATUSES[failure];
+      this.statusCode = s.http;
+      this.setHeader(REASON_HEADER, failure);
+      this.setHeader('content-type', 'text/plain; charset=utf-8');
+      return end.call(this, `${failure}: ${s.message}`);
+    }
+    return end.apply(this, args);
+  } as typeof res.end;
+}
+
+/**
+ * A whole CONNECT head in the first chunk, in the plain shape clients send: request line
+ * `CONNECT target HTTP/1.x` and header lines `name: value` (RFC 9112 §3, §5). Returns null for anything
+ * else — partial, folded (obs-fold), odd whitespace, a repeated Proxy-Authorization — which then goes
+ * to Node's HTTP parser like any request, so the fast path never has to judge an unusual message.
+ */
+export function parseConnectHead(chunk: Buffer): { target: string; auth: string | undefined; rest: Buffer } | null {
+  if (chunk.length < 16 || chunk[0] !== 0x43 || chunk.toString('latin1', 0, 8) !== 'CONNECT ') return null;
+  const end = chunk.indexOf('\r\n\r\n');
+  if (end === -1) return null;
+  const lines = chunk.toString('latin1', 0, end).split('\r\n');
+  const request = /^CONNECT ([!-~]+) HTTP\/1\.[01]$/.exec(lines[0]!);
+  if (!request) return null;
+  let auth: string | undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const colon = line.indexOf(':');
+    if (colon <= 0 || !TOKEN.test(line.slice(0, colon))) return null;
+    if (colon === 19 && line.slice(0, colon).toLowerCase() === 'proxy-authorization') {
+      if (auth !== undefined) return null;
+      auth = line.slice(colon + 1).trim();
+    }
+  }
+  return { target: request[1]!, auth, rest: chunk.subarray(end + 4) };
+}
+
+/** A header name: RFC 9110 §5.1 field-name = token. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** CONNECT's request-target is authority-form, `host:port` or `[v6]:port` (RFC 9112 §3.2.3). */
+export function parseConnectTarget(url: string | undefined): { host: string; port: number } | null {
+  if (!url) return null;
+  const colon = url.lastIndexOf(':');
+  if (colon <= 0) return null;
+  const portText = url.slice(colon + 1);
+  if (!/^[0-9]{1,5}$/.test(portText)) return null;
+  const port = Number(portText);
+  if (port < 1 || port > 65535) return null;
+  let host = url.slice(0, colon);
+  if (host.startsWith('[')) {
+    if (!host.endsWith(']')) return null;
+    host = host.slice(1, -1);
+    if (!net.isIPv6(host)) return null;
+  } else if (host.includes(':') || !/^[A-Za-z0-9._-]+$/.test(host)) {
+    return null;
+  }
+  return { host, port };
+}

@@ -1,0 +1,56 @@
+/**
+ * What the gateway engine (listeners, tunnels, metering) needs from the rest of the product, and what
+ * it reports back. The engine never touches the database: the store side implements these.
+ */
+
+/** Username parameters (DESIGN §6): `ACCOUNT[-country-us][-state-ca][-city-losangeles][-session-ID][-life-MIN]`. */
+export interface ProxyParams {
+  account: string;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string | null;
+  state: string | null;
+  city: string | null;
+  /** Sticky session id; null = rotating (a new exit per connection). */
+  session: string | null;
+  /** Sticky lifetime in minutes (default 10, max 120). */
+  lifeMinutes: number;
+}
+
+/** Why a connection is refused; each maps to a documented status (407, 402/403, 502…) in the engine. */
+export type Refusal = 'BAD_CREDENTIALS' | 'BAD_PARAMS' | 'ACCOUNT_DISABLED' | 'NO_TRAFFIC' | 'ACCOUNT_CAP' | 'NO_SUPPLY';
+
+export type AuthResult = { ok: true; accountId: number; userId: number } | { ok: false; reason: Refusal };
+
+export interface GatewayAuthority {
+  /** Checks a proxy account's password and standing from an in-memory cache: no I/O per connection. */
+  authenticate(account: string, password: string): AuthResult;
+  /** Whether an account may still carry traffic; null when it may. Called for live connections. */
+  standing(accountId: number): Refusal | null;
+}
+
+/** Where a connection exits: an upstream proxy URL (http://, socks5://, with credentials) or direct. */
+export type Exit = { kind: 'upstream'; url: string; id: string } | { kind: 'direct'; id: 'direct' };
+
+export interface ExitChooser {
+  /** Picks an exit for these parameters; sticky sessions are the chooser's to keep. */
+  choose(params: ProxyParams, accountId: number): Exit | { refusal: 'NO_SUPPLY' };
+}
+
+/** Bytes one account moved in one hour through one country's exits since the last flush. */
+export interface UsageDelta {
+  accountId: number;
+  userId: number;
+  /** Hour bucket start, ISO 8601 UTC (`2026-11-22T13:00:00.000Z`). */
+  hour: string;
+  country: string | null;
+  bytesUp: number;
+  bytesDown: number;
+}
+
+export interface UsageSink {
+  /**
+   * Applies one batch exactly once: `(gatewayId, seq)` identifies the batch, so a retried flush after a
+   * timeout changes nothing the second time. Resolves when durable.
+   */
+  flush(gatewayId: string, seq: number, deltas: UsageDelta[]): Promise<void>;
+}

@@ -1,0 +1,228 @@
+import net, { type Socket } from 'node:net';
+import { type Admission, admit } from './admission';
+import { cancelExpiry, expireAt } from './deadlines';
+import { dialExit } from './exit-dialer';
+import type { GatewayLog } from './gateway-log';
+import type { LiveConnections } from './live-connections';
+import type { ExitChooser, GatewayAuthority } from './ports';
+import { type GatewayReason, SOCKS_AUTH_FAILURE, SOCKS_REPLY, STATUSES } from './statuses';
+import { splice } from './tunnel';
+
+/*
+ * SOCKS5 listener: RFC 1928 with username/password authentication (RFC 1929), CONNECT only.
+ *
+ * Written here rather than taken from npm: proxy-chain has no SOCKS5 listener, and the server packages
+ * on npm are either unmaintained for years (socksv5 and its forks) or parse the handshake one byte at a
+ * time through a promise each (@pondwader/socks5-server), write a failure reply and destroy the socket
+ * in the same tick (so the reply can be lost), and have no handshake timeout. The protocol part we need
+ * is a hundred lines; the tunnel, exit dialing and metering are shared with the HTTP listener.
+ */
+
+const VERSION = 0x05;
+const METHOD_USER_PASS = 0x02;
+const NO_ACCEPTABLE_METHODS = 0xff;
+const AUTH_VERSION = 0x01;
+const CMD_CONNECT = 0x01;
+const ATYP_IPV4 = 0x01;
+const ATYP_DOMAIN = 0x03;
+const ATYP_IPV6 = 0x04;
+/** Greeting + auth + request fit in 3 + 513 + 262 bytes; more unparsed input is not a SOCKS client. */
+const MAX_HANDSHAKE = 1024;
+
+const enum Stage {
+  Greeting,
+  Auth,
+  Request,
+  Done,
+}
+
+/** RFC 1928 §6 reply; BND.ADDR/BND.PORT are zeros (IPv4 0.0.0.0:0), which clients ignore for CONNECT. */
+function reply(rep: number): Buffer {
+  return Buffer.from([VERSION, rep, 0x00, ATYP_IPV4, 0, 0, 0, 0, 0, 0]);
+}
+const GRANTED = reply(SOCKS_REPLY.SUCCEEDED);
+
+export interface SocksListenerOptions {
+  host: string;
+  port: number;
+  authority: GatewayAuthority;
+  chooser: ExitChooser;
+  live: LiveConnections;
+  connectTimeoutMs: number;
+  /** Greeting to request must complete within this, or the socket is dropped (slow or idle clients). */
+  handshakeTimeoutMs: number;
+  log: GatewayLog;
+}
+
+export class SocksListener {
+  private readonly server: net.Server;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+  private readonly onSocketClose: (this: Socket) => void;
+
+  constructor(private readonly opts: SocksListenerOptions) {
+    this.server = net.createServer({ noDelay: true }, (socket) => this.accept(socket));
+    const { sockets } = this;
+    this.onSocketClose = function (this: Socket) {
+      sockets.delete(this);
+      opts.live.release(this);
+    };
+  }
+
+  listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.opts.port, this.opts.host, () => {
+        this.server.removeListener('error', reject);
+        this.port = (this.server.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  }
+
+  /** Stops accepting and destroys every connection. */
+  close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    return closed;
+  }
+
+  private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.once('close', this.onSocketClose);
+    // Resets are normal; a socket without an 'error' listener would take the process down.
+    socket.on('error', destroySelf);
+    // Stays armed after a refusal too: a client that does not close after our last word is dropped.
+    const tooSlow = () => socket.destroy();
+    expireAt(Date.now() + this.opts.handshakeTimeoutMs, tooSlow);
+
+    let stage = Stage.Greeting;
+    let input: Buffer = Buffer.alloc(0);
+    let admission: Admission | null = null;
+
+    /** Ends the handshake with a last message; end() flushes it before FIN (the timeout still applies). */
+    const finish = (last: Buffer): number => {
+      stage = Stage.Done;
+      socket.end(last);
+      return -1;
+    };
+    /** Not SOCKS5: drop without a word. */
+    const drop = (): number => {
+      stage = Stage.Done;
+      socket.destroy();
+      return -1;
+    };
+
+    /** Consumes one message from `input`; returns bytes used, 0 when more input is needed. */
+    const step = (): number => {
+      switch (stage) {
+        case Stage.Greeting: {
+          // RFC 1928 §3: VER | NMETHODS | METHODS
+          if (input.length < 2) return 0;
+          if (input[0] !== VERSION || input[1] === 0) return drop();
+          const size = 2 + input[1]!;
+          if (input.length < size) return 0;
+          if (!input.subarray(2, size).includes(METHOD_USER_PASS)) return finish(Buffer.from([VERSION, NO_ACCEPTABLE_METHODS]));
+          socket.write(Buffer.from([VERSION, METHOD_USER_PASS]));
+          stage = Stage.Auth;
+          return size;
+        }
+        case Stage.Auth: {
+          // RFC 1929 §2: VER | ULEN | UNAME | PLEN | PASSWD
+          if (input.length < 2) return 0;
+          if (input[0] !== AUTH_VERSION) return drop();
+          const ulen = input[1]!;
+          if (input.length < 3 + ulen) return 0;
+          const plen = input[2 + ulen]!;
+          const size = 3 + ulen + plen;
+          if (input.length < size) return 0;
+          const username = input.toString('utf8', 2, 2 + ulen);
+          const password = input.toString('utf8', 3 + ulen, size);
+          admission = admit(username, password, this.opts.authority, this.opts.chooser);
+          if (!admission.ok && admission.reason === 'BAD_CREDENTIALS') return finish(Buffer.from([AUTH_VERSION, SOCKS_AUTH_FAILURE]));
+          // Valid credentials pass; any other refusal is the REP of the request, where SOCKS has codes.
+          socket.write(Buffer.from([AUTH_VERSION, 0x00]));
+          stage = Stage.Request;
+          return size;
+        }
+        case Stage.Request: {
+          // RFC 1928 §4: VER | CMD | RSV | ATYP | DST.ADDR | DST.PORT
+          if (input.length < 5) return 0;
+          if (input[0] !== VERSION) return drop();
+          let host: string;
+          let size: number;
+          switch (input[3]) {
+            case ATYP_IPV4:
+              size = 10;
+              if (input.length < size) return 0;
+              host = `${input[4]}.${input[5]}.${input[6]}.${input[7]}`;
+              break;
+            case ATYP_DOMAIN:
+              size = 7 + input[4]!;
+              if (input.length < size) return 0;
+              host = input.toString('latin1', 5, 5 + input[4]!);
+              break;
+            case ATYP_IPV6: {
+              size = 22;
+              if (input.length < size) return 0;
+              const groups: string[] = [];
+              for (let i = 4; i < 20; i += 2) groups.push(input.readUInt16BE(i).toString(16));
+              host = groups.join(':');
+              break;
+            }
+            default:
+              return finish(reply(SOCKS_REPLY.ADDRESS_TYPE_NOT_SUPPORTED));
+          }
+          const port = input.readUInt16BE(size - 2);
+          if (input[1] !== CMD_CONNECT) return finish(reply(SOCKS_REPLY.COMMAND_NOT_SUPPORTED));
+          if (!admission?.ok) return finish(reply(socksCode(admission ? admission.reason : 'INTERNAL')));
+          if (host === '' || port === 0) return finish(reply(socksCode('BAD_TARGET')));
+          stage = Stage.Done;
+          socket.removeListener('data', onData);
+          this.connect(socket, admission, host, port, input.subarray(size), tooSlow);
+          return -1;
+        }
+        default:
+          return -1;
+      }
+    };
+
+    const onData = (chunk: Buffer) => {
+      input = input.length === 0 ? chunk : Buffer.concat([input, chunk]);
+      for (;;) {
+        const used = step();
+        if (used <= 0) break;
+        input = input.subarray(used);
+      }
+      if (stage !== Stage.Done && input.length > MAX_HANDSHAKE) socket.destroy();
+    };
+    socket.on('data', onData);
+  }
+
+  private connect(socket: Socket, admission: Admission & { ok: true }, host: string, port: number, early: Buffer, tooSlow: () => void): void {
+    // The handshake is done; dialing has its own deadline.
+    cancelExpiry(tooSlow);
+    socket.pause();
+    let cancel = () => undefined as void;
+    const onClientClose = () => cancel();
+    socket.once('close', onClientClose);
+    cancel = dialExit(admission.exit, host, port, this.opts.connectTimeoutMs, (failure, upstream) => {
+      socket.removeListener('close', onClientClose);
+      if (failure || !upstream) return void socket.end(reply(socksCode(failure ?? 'UPSTREAM_ERROR')));
+      if (socket.destroyed) return void upstream.destroy();
+      // Billed from the greeting on: the handshake is traffic too.
+      this.opts.live.claim(socket, admission.key, 0);
+      socket.write(GRANTED);
+      if (early.length > 0) upstream.write(early);
+      splice(socket, upstream);
+    });
+  }
+}
+
+function destroySelf(this: Socket): void {
+  this.destroy();
+}
+
+function socksCode(reason: GatewayReason): number {
+  return STATUSES[reason].socks ?? SOCKS_REPLY.NOT_ALLOWED;
+}

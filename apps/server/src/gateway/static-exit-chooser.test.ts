@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { Exit, ProxyParams } from './ports';
+import { renderTemplate } from './provider-template';
+import { StaticExitChooser, type StaticUpstream } from './static-exit-chooser';
+
+const MIN = 60_000;
+const ups: StaticUpstream[] = [
+  { id: 'us1', url: 'http://u:p@10.0.0.1:8000', country: 'US', state: 'ca', city: 'losangeles' },
+  { id: 'us2', url: 'http://u:p@10.0.0.2:8000', country: 'US', state: 'ny', city: 'newyork' },
+  { id: 'us3', url: 'socks5://u:p@10.0.0.3:1080', country: 'US', state: 'ca', city: 'sanfrancisco' },
+  { id: 'de1', url: 'http://10.0.0.4:8000', country: 'DE' },
+];
+const p = (over: Partial<ProxyParams> = {}): ProxyParams => ({ account: 'a', country: null, state: null, city: null, session: null, lifeMinutes: 10, ...over });
+const id = (e: Exit | { refusal: string }) => ('refusal' in e ? e.refusal : e.id);
+
+function clock() {
+  let t = 1_700_000_000_000;
+  return { now: () => t, advance: (ms: number) => void (t += ms) };
+}
+
+describe('static exit chooser', () => {
+  it('routes by country, state and city', () => {
+    const c = new StaticExitChooser({ upstreams: ups });
+    expect(id(c.choose(p({ country: 'DE' }), 1))).toBe('de1');
+    expect(id(c.choose(p({ country: 'US', state: 'ny' }), 1))).toBe('us2');
+    expect(id(c.choose(p({ country: 'US', city: 'sanfrancisco' }), 1))).toBe('us3');
+    expect(id(c.choose(p({ country: 'JP' }), 1))).toBe('NO_SUPPLY');
+    expect(id(c.choose(p({ country: 'DE', city: 'berlin' }), 1))).toBe('NO_SUPPLY');
+  });
+
+  it('rotates: each new connection takes the next matching upstream', () => {
+    const c = new StaticExitChooser({ upstreams: ups });
+    const us = Array.from({ length: 9 }, () => id(c.choose(p({ country: 'US' }), 1)));
+    expect(us).toEqual(['us1', 'us2', 'us3', 'us1', 'us2', 'us3', 'us1', 'us2', 'us3']);
+    const ca = Array.from({ length: 4 }, () => id(c.choose(p({ country: 'US', state: 'ca' }), 1)));
+    expect(ca).toEqual(['us1', 'us3', 'us1', 'us3']);
+    const any = new Set(Array.from({ length: 4 }, () => id(c.choose(p(), 1))));
+    expect(any).toEqual(new Set(['us1', 'us2', 'us3', 'de1']));
+  });
+
+  it('holds a sticky session for its lifetime, then moves it to another exit', () => {
+    const t = clock();
+    const c = new StaticExitChooser({ upstreams: ups }, { now: t.now });
+    const sticky = p({ country: 'US', session: 's1', lifeMinutes: 5 });
+    const first = id(c.choose(sticky, 1));
+    for (let i = 0; i < 10; i++) {
+      c.choose(p({ country: 'US' }), 1); // rotating traffic in between does not disturb it
+      t.advance(29_000);
+      expect(id(c.choose(sticky, 1))).toBe(first);
+    }
+    t.advance(5 * MIN - 10 * 29_000);
+    const moved = id(c.choose(sticky, 1));
+    expect(moved).not.toBe(first);
+    t.advance(4 * MIN);
+    expect(id(c.choose(sticky, 1))).toBe(moved);
+  });
+
+  it('keeps sessions apart per account and per session id', () => {
+    const c = new StaticExitChooser({ upstreams: ups });
+    const a = id(c.choose(p({ country: 'US', session: 's' }), 1));
+    const b = id(c.choose(p({ country: 'US', session: 's' }), 2));
+    const d = id(c.choose(p({ country: 'US', session: 't' }), 1));
+    expect(new Set([a, b, d]).size).toBe(3);
+    expect(id(c.choose(p({ country: 'US', session: 's' }), 1))).toBe(a);
+    expect(id(c.choose(p({ country: 'US', session: 's' }), 2))).toBe(b);
+  });
+
+  it('moves a sticky session whose upstream left the supply, and forgets expired sessions', () => {
+    const t = clock();
+    const c = new StaticExitChooser({ upstreams: ups }, { now: t.now });
+    const sticky = p({ country: 'US', session: 's1' });
+    const first = id(c.choose(sticky, 1));
+    c.update({ upstreams: ups.filter((u) => u.id !== first) });
+    const next = id(c.choose(sticky, 1));
+    expect(next).not.toBe(first);
+    expect(next).toMatch(/^us/);
+    expect(c.sessions).toBe(1);
+    t.advance(11 * MIN);
+    c.choose(p({ country: 'DE', session: 'other' }), 1);
+    expect(c.sessions).toBe(1);
+  });
+
+  it('falls back to the provider template, with a fresh session per rotating connection and a stable one per sticky session', () => {
+    const t = clock();
+    let n = 0;
+    const c = new StaticExitChooser(
+      { upstreams: ups, template: 'http://cust[-country-{country}][-city-{city}]-session-{session}-time-{life}:pw@gw.example.net:7000' },
+      { now: t.now, randomId: () => `r${++n}` },
+    );
+    expect(c.choose(p({ country: 'US' }), 1)).toMatchObject({ id: 'us1' }); // listed upstreams first
+    expect(c.choose(p({ country: 'JP' }), 1)).toEqual({ kind: 'upstream', id: 'template', url: 'http://cust-country-jp-session-r1-time-10:pw@gw.example.net:7000' });
+    expect((c.choose(p({ country: 'JP', city: 'tokyo' }), 1) as { url: string }).url).toBe('http://cust-country-jp-city-tokyo-session-r2-time-10:pw@gw.example.net:7000');
+    const sticky = p({ country: 'FR', session: 'abc', lifeMinutes: 3 });
+    const s1 = (c.choose(sticky, 7) as { url: string }).url;
+    expect(s1).toMatch(/^http:\/\/cust-country-fr-session-[0-9a-f]{16}-time-3:pw@/);
+    expect((c.choose(sticky, 7) as { url: string }).url).toBe(s1);
+    t.advance(3 * MIN);
+    expect((c.choose(sticky, 7) as { url: string }).url).not.toBe(s1);
+  });
+
+  it('offers direct egress only when enabled, and only without a region unless told otherwise', () => {
+    expect(id(new StaticExitChooser({}).choose(p(), 1))).toBe('NO_SUPPLY');
+    const d = new StaticExitChooser({ direct: true });
+    expect(d.choose(p(), 1)).toEqual({ kind: 'direct', id: 'direct' });
+    expect(id(d.choose(p({ country: 'US' }), 1))).toBe('NO_SUPPLY');
+    expect(id(new StaticExitChooser({ direct: true, directServesRegions: true }).choose(p({ country: 'US' }), 1))).toBe('direct');
+  });
+
+  it('refuses a template that is not a proxy URL, without echoing its password', () => {
+    expect(() => new StaticExitChooser({ template: 'ftp://u:secret@h:1' })).toThrow(/http:\/\/ or socks5/);
+    expect(() => new StaticExitChooser({ template: 'http://u-{zone}:secret@h:1' })).toThrow(/placeholder/);
+    expect(() => new StaticExitChooser({ template: 'http://u-{zone}:secret@h:1' })).not.toThrow(/secret/);
+  });
+});
+
+describe('provider template', () => {
+  const v = { country: 'US', state: null, city: null, session: 's9', life: 10 };
+  it('fills placeholders, upper-case country on request, and drops optional parts without a value', () => {
+    expect(renderTemplate('socks5://customer-u-cc-{COUNTRY}[-st-{state}]-sessid-{session}:pw@h:1', v)).toBe('socks5://customer-u-cc-US-sessid-s9:pw@h:1');
+  });
+  it('cannot serve a request missing a required placeholder', () => {
+    expect(renderTemplate('http://u-country-{country}:pw@h:1', { ...v, country: null })).toBeNull();
+  });
+});

@@ -1,0 +1,160 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Exit, ExitChooser, ProxyParams } from './ports';
+import { assertTemplate, renderTemplate } from './provider-template';
+
+/** An upstream proxy with its region tags (as the store lists them). */
+export interface StaticUpstream {
+  id: string;
+  /** `http://user:pass@host:port` or `socks5://…`. */
+  url: string;
+  /** ISO 3166-1 alpha-2, upper case; null = untagged (serves only requests without a region). */
+  country: string | null;
+  state?: string | null;
+  city?: string | null;
+}
+
+export interface StaticSupply {
+  upstreams?: readonly StaticUpstream[];
+  /** Provider template (see provider-template.ts); used when no listed upstream matches. */
+  template?: string | null;
+  /** Demo only: traffic leaves from the gateway host itself when nothing else serves the request. */
+  direct?: boolean;
+  /** Whether direct egress also serves requests that name a region (it cannot honour them). Default false. */
+  directServesRegions?: boolean;
+}
+
+export interface StaticExitChooserOptions {
+  now?: () => number;
+  /** Session ids for rotating template exits. */
+  randomId?: () => string;
+  /** Sticky sessions kept at most; the oldest go first beyond it. */
+  maxSessions?: number;
+}
+
+interface Sticky {
+  exit: Exit;
+  /** The template an exit was rendered from (a changed template must not keep old credentials). */
+  template: string | null;
+  expiresAt: number;
+}
+
+const DIRECT: Exit = { kind: 'direct', id: 'direct' };
+const NO_SUPPLY = { refusal: 'NO_SUPPLY' } as const;
+const SWEEP_EVERY = 60_000;
+
+/**
+ * Reference exit chooser over a fixed supply (the store side feeds it from the database with
+ * `update`). Rotating: each connection takes the next matching upstream in turn (round-robin per
+ * region), or a fresh template session. Sticky: account + session + region keep their exit for
+ * `lifeMinutes` from first use; then the session moves to another exit when there is one.
+ */
+export class StaticExitChooser implements ExitChooser {
+  private upstreams: readonly StaticUpstream[] = [];
+  private byId = new Map<string, StaticUpstream>();
+  private byRegion = new Map<string, StaticUpstream[]>();
+  private template: string | null = null;
+  private direct = false;
+  private directServesRegions = false;
+  private readonly turns = new Map<string, number>();
+  private readonly sticky = new Map<string, Sticky>();
+  private nextSweep = 0;
+  /** Numbers each sticky assignment, so a session that moves gets a new provider session id. */
+  private generations = 0;
+  private readonly now: () => number;
+  private readonly randomId: () => string;
+  private readonly maxSessions: number;
+
+  constructor(supply: StaticSupply, opts: StaticExitChooserOptions = {}) {
+    this.now = opts.now ?? Date.now;
+    this.randomId = opts.randomId ?? (() => randomBytes(8).toString('hex'));
+    this.maxSessions = opts.maxSessions ?? 1_000_000;
+    this.update(supply);
+  }
+
+  /** Replaces the supply; sticky sessions whose exit is still offered keep it. */
+  update(supply: StaticSupply): void {
+    if (supply.template) assertTemplate(supply.template);
+    this.upstreams = supply.upstreams ?? [];
+    this.byId = new Map(this.upstreams.map((u) => [u.id, u]));
+    this.byRegion = new Map();
+    this.template = supply.template || null;
+    this.direct = supply.direct ?? false;
+    this.directServesRegions = supply.directServesRegions ?? false;
+  }
+
+  choose(params: ProxyParams, accountId: number): Exit | { refusal: 'NO_SUPPLY' } {
+    const region = `${params.country ?? ''}|${params.state ?? ''}|${params.city ?? ''}`;
+    if (params.session === null) return this.pick(params, region, null, this.randomId) ?? NO_SUPPLY;
+
+    const now = this.now();
+    const key = `${accountId}|${params.session}|${region}`;
+    const held = this.sticky.get(key);
+    if (held && now < held.expiresAt && this.offered(held)) return held.exit;
+    this.sweep(now);
+    const generation = this.generations++;
+    const exit = this.pick(params, region, held?.exit ?? null, () => stickyId(key, generation));
+    if (!exit) {
+      this.sticky.delete(key);
+      return NO_SUPPLY;
+    }
+    this.sticky.delete(key);
+    this.sticky.set(key, { exit, template: this.template, expiresAt: now + params.lifeMinutes * 60_000 });
+    if (this.sticky.size > this.maxSessions) this.sticky.delete(this.sticky.keys().next().value as string);
+    return exit;
+  }
+
+  /** Sticky sessions currently held (for tests and metrics). */
+  get sessions(): number {
+    return this.sticky.size;
+  }
+
+  private pick(params: ProxyParams, region: string, previous: Exit | null, session: () => string): Exit | null {
+    const matches = this.matching(params, region);
+    if (matches.length > 0) {
+      let turn = this.turns.get(region) ?? 0;
+      let u = matches[turn % matches.length]!;
+      // A sticky session that expired moves on: not the exit it had, when there is another.
+      if (previous && matches.length > 1 && previous.id === u.id) u = matches[++turn % matches.length]!;
+      this.turns.set(region, (turn + 1) % matches.length);
+      return { kind: 'upstream', id: u.id, url: u.url };
+    }
+    if (this.template) {
+      const url = renderTemplate(this.template, { ...params, session: session(), life: params.lifeMinutes });
+      if (url) return { kind: 'upstream', id: 'template', url };
+    }
+    const hasRegion = params.country !== null;
+    if (this.direct && (!hasRegion || this.directServesRegions)) return DIRECT;
+    return null;
+  }
+
+  private matching(params: ProxyParams, region: string): StaticUpstream[] {
+    let list = this.byRegion.get(region);
+    if (!list) {
+      list = this.upstreams.filter(
+        (u) =>
+          (params.country === null || u.country === params.country) &&
+          (params.state === null || u.state === params.state) &&
+          (params.city === null || u.city === params.city),
+      );
+      this.byRegion.set(region, list);
+    }
+    return list;
+  }
+
+  private offered({ exit, template }: Sticky): boolean {
+    if (exit.kind === 'direct') return this.direct;
+    if (exit.id === 'template') return this.template !== null && this.template === template;
+    return this.byId.get(exit.id)?.url === exit.url;
+  }
+
+  private sweep(now: number): void {
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + SWEEP_EVERY;
+    for (const [key, s] of this.sticky) if (s.expiresAt <= now) this.sticky.delete(key);
+  }
+}
+
+/** A provider session id that is stable for one sticky session and generation, and reveals neither. */
+function stickyId(key: string, generation: number): string {
+  return createHash('sha256').update(`${key}|${generation}`).digest('hex').slice(0, 16);
+}

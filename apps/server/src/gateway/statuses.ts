@@ -1,0 +1,113 @@
+import { RequestError } from 'proxy-chain';
+import type { Refusal } from './ports';
+
+/**
+ * Every answer the gateway gives a proxy client that is not the tunnel itself, defined once (as
+ * proxy-chain does with its `statuses.ts`). The table in docs/gateway.md is this table.
+ */
+
+/** Upstream or target failures after a connection was admitted. */
+export type UpstreamFailure =
+  | 'UPSTREAM_UNREACHABLE'
+  | 'UPSTREAM_REFUSED'
+  | 'UPSTREAM_TIMEOUT'
+  | 'UPSTREAM_AUTH'
+  | 'UPSTREAM_REJECTED'
+  | 'UPSTREAM_ERROR';
+
+/** A kept-alive HTTP connection tried to change account while a request was still in flight. */
+export type GatewayReason = Refusal | 'ACCOUNT_SWITCH' | 'BAD_TARGET' | UpstreamFailure | 'INTERNAL';
+
+/** SOCKS5 reply field REP, RFC 1928 §6. */
+export const SOCKS_REPLY = {
+  SUCCEEDED: 0x00,
+  GENERAL_FAILURE: 0x01,
+  NOT_ALLOWED: 0x02,
+  NETWORK_UNREACHABLE: 0x03,
+  HOST_UNREACHABLE: 0x04,
+  CONNECTION_REFUSED: 0x05,
+  COMMAND_NOT_SUPPORTED: 0x07,
+  ADDRESS_TYPE_NOT_SUPPORTED: 0x08,
+} as const;
+
+/** RFC 1929 §2: any non-zero STATUS is a failure, after which the server closes the connection. */
+export const SOCKS_AUTH_FAILURE = 0x01;
+
+interface Status {
+  /** HTTP status for the HTTP listener (CONNECT and plain requests). */
+  http: number;
+  /** RFC 1928 REP code; null = refused earlier, in the RFC 1929 sub-negotiation. */
+  socks: number | null;
+  message: string;
+}
+
+export const STATUSES: Readonly<Record<GatewayReason, Status>> = {
+  BAD_CREDENTIALS: { http: 407, socks: null, message: 'Unknown proxy account or wrong password.' },
+  BAD_PARAMS: {
+    http: 400,
+    socks: SOCKS_REPLY.NOT_ALLOWED,
+    message: 'Invalid username parameters; expected ACCOUNT[-country-CC][-state-S][-city-C][-session-ID][-life-MIN].',
+  },
+  ACCOUNT_DISABLED: { http: 403, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'This proxy account is disabled.' },
+  NO_TRAFFIC: { http: 402, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'No traffic left on this account; buy a traffic package to continue.' },
+  ACCOUNT_CAP: { http: 403, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'This proxy account has reached its traffic limit.' },
+  NO_SUPPLY: { http: 502, socks: SOCKS_REPLY.NETWORK_UNREACHABLE, message: 'No exit is available for the requested region.' },
+  ACCOUNT_SWITCH: {
+    http: 400,
+    socks: SOCKS_REPLY.NOT_ALLOWED,
+    message: 'A kept-alive connection cannot change proxy account while a request is in flight; open a new connection.',
+  },
+  BAD_TARGET: { http: 400, socks: SOCKS_REPLY.GENERAL_FAILURE, message: 'The target must be host:port with a port from 1 to 65535.' },
+  UPSTREAM_UNREACHABLE: { http: 502, socks: SOCKS_REPLY.HOST_UNREACHABLE, message: 'The target or the upstream proxy could not be reached.' },
+  UPSTREAM_REFUSED: { http: 502, socks: SOCKS_REPLY.CONNECTION_REFUSED, message: 'The target or the upstream proxy refused the connection.' },
+  UPSTREAM_TIMEOUT: { http: 504, socks: SOCKS_REPLY.HOST_UNREACHABLE, message: 'The target or the upstream proxy did not answer in time.' },
+  UPSTREAM_AUTH: { http: 502, socks: SOCKS_REPLY.GENERAL_FAILURE, message: "The upstream proxy refused the gateway's credentials." },
+  UPSTREAM_REJECTED: { http: 502, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'The upstream proxy refused to connect to the target.' },
+  UPSTREAM_ERROR: { http: 502, socks: SOCKS_REPLY.GENERAL_FAILURE, message: 'The upstream connection failed.' },
+  INTERNAL: { http: 500, socks: SOCKS_REPLY.GENERAL_FAILURE, message: 'Internal error in the gateway.' },
+};
+
+/** Header naming the reason on every refusal, so scripts need not parse the body. */
+export const REASON_HEADER = 'X-Gateway-Reason';
+
+/** The only error that reaches an HTTP proxy client: status, reason header, `REASON: sentence` body. */
+export function requestError(reason: GatewayReason): RequestError {
+  const s = STATUSES[reason];
+  return new RequestError(`${reason}: ${s.message}`, s.http, { [REASON_HEADER]: reason });
+}
+
+/**
+ * proxy-chain's own upstream statuses (its `badGatewayStatusCodes`, 590–599, and 404 for a failed DNS
+ * lookup without upstream) mapped onto ours, so plain HTTP and CONNECT fail alike.
+ */
+export const PROXY_CHAIN_FAILURES: Readonly<Record<number, UpstreamFailure>> = {
+  404: 'UPSTREAM_UNREACHABLE',
+  504: 'UPSTREAM_TIMEOUT',
+  590: 'UPSTREAM_REJECTED',
+  592: 'UPSTREAM_ERROR',
+  593: 'UPSTREAM_UNREACHABLE',
+  594: 'UPSTREAM_REFUSED',
+  595: 'UPSTREAM_ERROR',
+  596: 'UPSTREAM_ERROR',
+  597: 'UPSTREAM_AUTH',
+  599: 'UPSTREAM_ERROR',
+};
+
+/** Node's errno codes of a failed dial. */
+export function failureOfErrno(code: string | undefined): UpstreamFailure {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'UPSTREAM_REFUSED';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NODATA':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'EADDRNOTAVAIL':
+      return 'UPSTREAM_UNREACHABLE';
+    case 'ETIMEDOUT':
+      return 'UPSTREAM_TIMEOUT';
+    default:
+      return 'UPSTREAM_ERROR';
+  }
+}

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../../test/auth-flows';
+import { signedIn } from '../../../test/commerce';
+import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { DAY } from '../../lib/clock';
+import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
+import type { UsageDelta } from '../ports';
+import { AccountCache } from './account-cache';
+import { UsageStore } from './usage-store';
+
+const MB = 1024 ** 2;
+let seq = 0;
+
+describe.each(DIALECTS)('gateway usage and balances on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let store: UsageStore;
+  let cache: AccountCache;
+  const overruns: [number, number][] = [];
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = (await signedIn(t, 'admin')).token;
+    store = new UsageStore(t.db.db, t.clock, (userId, bytes) => overruns.push([userId, bytes]));
+    cache = new AccountCache(t.db.db, t.clock, new SealedBox(t.config.APP_SECRET, SEAL_LABELS.proxyPassword));
+  });
+  afterAll(() => t.close());
+
+  /** A customer with `grants` (MB, validity days) credited by the admin and one proxy account. */
+  async function customer(grants: [number, number][], limitBytes?: number) {
+    const c = await signedIn(t);
+    for (const [mb, days] of grants) {
+      const r = await call(t.app, 'POST', '/api/manage/recharge', { token: admin, body: { userId: c.user.id, bytes: mb * MB, validityDays: days, note: 'test' } });
+      expect(r.status).toBe(200);
+    }
+    const username = `u${c.user.id}x${++seq}`;
+    const acct = await call(t.app, 'POST', '/api/proxy/dynamic', { token: c.token, body: { username, password: 'Secret123', limitBytes } });
+    return { ...c, username, accountId: acct.body.data.id as number };
+  }
+  const hour = () => new Date(Math.floor(t.clock.now().getTime() / 3_600_000) * 3_600_000).toISOString();
+  const delta = (c: { accountId: number; user: { id: number } }, up: number, down: number, country: string | null = 'US'): UsageDelta => ({
+    accountId: c.accountId,
+    userId: c.user.id,
+    hour: hour(),
+    country,
+    bytesUp: up,
+    bytesDown: down,
+  });
+  const grantsOf = (userId: number) => t.db.db.selectFrom('traffic_grants').select(['bytes', 'used_bytes']).where('user_id', '=', userId).orderBy('expires_at').execute();
+
+  it('applies a batch once, however often and however concurrently it is retried', async () => {
+    const c = await customer([[100, 30]]);
+    const batch = [delta(c, 1 * MB, 4 * MB), delta(c, 0, 2 * MB, 'DE')];
+    await Promise.all(Array.from({ length: 20 }, () => store.flush('gw-a', 1, batch)));
+    await store.flush('gw-a', 1, batch);
+    expect(await grantsOf(c.user.id)).toEqual([{ bytes: 100 * MB, used_bytes: 7 * MB }]);
+    const usage = await t.db.db.selectFrom('usage_hourly').select(['country', 'bytes_up', 'bytes_down']).where('account_id', '=', c.accountId).orderBy('country').execute();
+    expect(usage).toEqual([
+      { country: 'DE', bytes_up: 0, bytes_down: 2 * MB },
+      { country: 'US', bytes_up: 1 * MB, bytes_down: 4 * MB },
+    ]);
+    // Another gateway's batch with the same number is a different batch.
+    await store.flush('gw-b', 1, [delta(c, 1 * MB, 0)]);
+    await store.flush('gw-a', 2, [delta(c, 0, 1 * MB)]);
+    expect(await grantsOf(c.user.id)).toEqual([{ bytes: 100 * MB, used_bytes: 9 * MB }]);
+    const acct = await t.db.db.selectFrom('proxy_accounts').select('used_bytes').where('id', '=', c.accountId).executeTakeFirstOrThrow();
+    expect(acct.used_bytes).toBe(9 * MB);
+  });
+
+  it('takes usage from the grant that expires first, and records an overrun', async () => {
+    const c = await customer([[10, 60], [5, 7], [20, 30]]);
+    await store.flush('gw-a', 100 + c.user.id, [delta(c, 2 * MB, 6 * MB)]);
+    expect(await grantsOf(c.user.id)).toEqual([
+      { bytes: 5 * MB, used_bytes: 5 * MB },
+      { bytes: 20 * MB, used_bytes: 3 * MB },
+      { bytes: 10 * MB, used_bytes: 0 },
+    ]);
+    await store.flush('gw-a', 200 + c.user.id, [delta(c, 0, 30 * MB)]);
+    expect(await grantsOf(c.user.id)).toEqual([
+      { bytes: 5 * MB, used_bytes: 8 * MB },
+      { bytes: 20 * MB, used_bytes: 20 * MB },
+      { bytes: 10 * MB, used_bytes: 10 * MB },
+    ]);
+    expect(overruns).toContainEqual([c.user.id, 3 * MB]);
+  });
+
+  it('authenticates from the cache and refuses with the reason', async () => {
+    const rich = await customer([[50, 30]]);
+    const poor = await customer([]);
+    const capped = await customer([[50, 30]], 1 * MB);
+    await cache.refresh();
+    expect(cache.authenticate(rich.username, 'Secret123')).toEqual({ ok: true, accountId: rich.accountId, userId: rich.user.id });
+    expect(cache.authenticate(rich.username.toUpperCase(), 'Secret123')).toMatchObject({ ok: true });
+    expect(cache.authenticate(rich.username, 'Secret124')).toEqual({ ok: false, reason: 'BAD_CREDENTIALS' });
+    expect(cache.authenticate('nobody_here', 'Secret123')).toEqual({ ok: false, reason: 'BAD_CREDENTIALS' });
+    expect(cache.authenticate(poor.username, 'Secret123')).toEqual({ ok: false, reason: 'NO_TRAFFIC' });
+    expect(cache.authenticate(capped.username, 'Secret123')).toMatchObject({ ok: true });
+
+    await store.flush('gw-c', capped.accountId, [delta(capped, 0, 1 * MB)]);
+    await call(t.app, 'PUT', `/api/proxy/dynamic/${rich.accountId}`, { token: rich.token, body: { status: 'disabled' } });
+    expect(cache.standing(capped.accountId)).toBeNull();
+    await cache.refresh();
+    expect(cache.standing(capped.accountId)).toBe('ACCOUNT_CAP');
+    expect(cache.authenticate(rich.username, 'Secret123')).toEqual({ ok: false, reason: 'ACCOUNT_DISABLED' });
+  });
+
+  it('a used-up or expired balance and a disabled owner stop the account', async () => {
+    const c = await customer([[2, 1]]);
+    await cache.refresh();
+    expect(cache.standing(c.accountId)).toBeNull();
+    await store.flush('gw-d', c.accountId, [delta(c, 0, 2 * MB)]);
+    await cache.refresh();
+    expect(cache.standing(c.accountId)).toBe('NO_TRAFFIC');
+
+    const d = await customer([[2, 1]]);
+    await cache.refresh();
+    expect(cache.standing(d.accountId)).toBeNull();
+    t.clock.advance(DAY + 1000);
+    await cache.refresh();
+    expect(cache.standing(d.accountId)).toBe('NO_TRAFFIC');
+
+    const e = await customer([[2, 30]]);
+    await t.db.db.updateTable('users').set({ status: 'disabled' }).where('id', '=', e.user.id).execute();
+    await cache.refresh();
+    expect(cache.standing(e.accountId)).toBe('ACCOUNT_DISABLED');
+  });
+
+  it('GET /traffic charts usage by hour and day, per country and per account', async () => {
+    const c = await customer([[100, 30]]);
+    const other = await call(t.app, 'POST', '/api/proxy/dynamic', { token: c.token, body: { username: `o${c.user.id}x${++seq}`, password: 'Secret123' } });
+    const otherId = other.body.data.id as number;
+    await store.flush('gw-e', c.user.id, [delta(c, 1 * MB, 3 * MB, 'US'), { ...delta(c, 0, 2 * MB, 'JP'), accountId: otherId }]);
+    const day = await call(t.app, 'GET', '/api/traffic?granularity=day&days=7', { token: c.token });
+    expect(day.status).toBe(200);
+    expect(day.body.data.series).toHaveLength(7);
+    expect(day.body.data.series.at(-1)).toEqual({ bucket: hour().slice(0, 10), bytesUp: 1 * MB, bytesDown: 5 * MB });
+    expect(day.body.data.series.slice(0, 6).every((p: { bytesDown: number }) => p.bytesDown === 0)).toBe(true);
+    expect(day.body.data.byCountry).toEqual([
+      { country: 'US', bytes: 4 * MB },
+      { country: 'JP', bytes: 2 * MB },
+    ]);
+    expect(day.body.data.byAccount.map((a: { accountId: number; bytes: number }) => [a.accountId, a.bytes])).toEqual([
+      [c.accountId, 4 * MB],
+      [otherId, 2 * MB],
+    ]);
+    expect(day.body.data.balanceBytes).toBe(94 * MB);
+
+    const hours = await call(t.app, 'GET', `/api/traffic?granularity=hour&days=1&accountId=${otherId}`, { token: c.token });
+    expect(hours.body.data.series).toHaveLength(24);
+    expect(hours.body.data.series.at(-1)).toEqual({ bucket: hour(), bytesUp: 0, bytesDown: 2 * MB });
+    expect(hours.body.data.byCountry).toEqual([{ country: 'JP', bytes: 2 * MB }]);
+
+    // Someone else's account id filters to nothing, never to their data.
+    const stranger = await signedIn(t);
+    const peek = await call(t.app, 'GET', `/api/traffic?accountId=${otherId}`, { token: stranger.token });
+    expect(peek.body.data.byAccount).toEqual([]);
+    expect((await call(t.app, 'GET', '/api/traffic?days=91', { token: c.token })).status).toBe(400);
+  });
+});

@@ -1,0 +1,52 @@
+import { ACCESS_POLICIES, canAccess } from '@resi/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SessionService } from '../modules/auth/session-service';
+import { AppError } from './errors';
+import type { UserRow } from './types';
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/**
+ * Every route must say who may call it; a route without a policy stops the server at registration,
+ * so nothing can be exposed by forgetting. The guard then decides per request on the server side.
+ */
+export function registerAccessGuard(app: FastifyInstance, sessions: SessionService): void {
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (!access || !ACCESS_POLICIES.includes(access)) {
+      throw new Error(`Route ${String(route.method)} ${route.url} has no access policy (config.access)`);
+    }
+  });
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    // Unmatched URLs reach the not-found handler, which has no policy and exposes nothing.
+    if (!access || access === 'public') return;
+    const token = bearerToken(request);
+    // An export ticket may already have signed the request in (modules/exports): the same policy applies.
+    const auth = request.auth ?? (token ? await sessions.authenticate(token) : null);
+    if (!auth) throw new AppError('UNAUTHENTICATED');
+    request.auth = auth;
+    if (!canAccess(access, { role: auth.user.role, isDistributor: auth.user.is_distributor === 1 })) {
+      throw new AppError('FORBIDDEN');
+    }
+  });
+}
+
+/** The signed-in user of a guarded route (the guard has already refused anonymous requests). */
+export function currentAuth(request: FastifyRequest): NonNullable<FastifyRequest['auth']> {
+  if (!request.auth) throw new AppError('UNAUTHENTICATED');
+  return request.auth;
+}
+
+/** The session of a guarded route, for what only a session may do (log out, change the password). */
+export function currentSession(request: FastifyRequest): { user: UserRow; sessionId: number } {
+  const { user, sessionId } = currentAuth(request);
+  if (sessionId === null) throw new AppError('UNAUTHENTICATED');
+  return { user, sessionId };
+}

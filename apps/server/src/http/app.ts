@@ -1,0 +1,147 @@
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from '../config';
+import type { Db } from '../db/database';
+import { type Clock, systemClock } from '../lib/clock';
+import type { Mailer } from '../mail/mailer';
+import { AuthService } from '../modules/auth/auth-service';
+import { CaptchaService } from '../modules/auth/captcha-service';
+import { LoginLogRepository } from '../modules/auth/login-log-repository';
+import { MailCodeService } from '../modules/auth/mail-code-service';
+import { authRoutes } from '../modules/auth/routes';
+import { SessionService } from '../modules/auth/session-service';
+import { UserRepository } from '../modules/auth/user-repository';
+import { siteRoutes } from '../modules/site/routes';
+import { adminRoutes } from '../modules/admin/routes';
+import { UserListRepository } from '../modules/admin/user-list-repository';
+import { distributionRoutes } from '../modules/distribution/routes';
+import { registerExportRequests } from '../modules/exports/export-request';
+import { ExportTicketService } from '../modules/exports/export-tickets';
+import { exportRoutes } from '../modules/exports/routes';
+import { AuditLog } from '../modules/audit/audit-log';
+import { catalogueAdminRoutes } from '../modules/catalogue/admin-routes';
+import { catalogueRoutes } from '../modules/catalogue/routes';
+import { orderAdminRoutes } from '../modules/orders/admin-routes';
+import { scheduleOrderExpiry } from '../modules/orders/expiry-job';
+import { Fulfilment } from '../modules/orders/fulfilment';
+import { OrderRepository } from '../modules/orders/order-repository';
+import { OrderService } from '../modules/orders/order-service';
+import { orderRoutes } from '../modules/orders/routes';
+import { PayConfigService } from '../modules/payments/pay-config-service';
+import { paymentRoutes } from '../modules/payments/routes';
+import { trafficRoutes } from '../modules/traffic/routes';
+import { TrafficRepository, UsageRepository } from '../modules/traffic/traffic-repository';
+import { ProxyAccountService } from '../modules/proxies/proxy-account-service';
+import { proxyAccountRoutes } from '../modules/proxies/routes';
+import { SupplyRepository } from '../modules/supply/supply-repository';
+import { supplyRoutes } from '../modules/supply/routes';
+import { SEAL_LABELS, SealedBox } from '../lib/sealed-box';
+import { createProviders } from '../payments/registry';
+import { UsdtWatcher } from '../payments/usdt-watcher';
+import { scheduleUsdtWatcher } from '../payments/usdt-schedule';
+import { registerAccessGuard } from './access-guard';
+import { registerErrorHandling } from './error-handler';
+import { langFromHeader, translator } from './i18n';
+import { registerSpa } from './spa';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  clock?: Clock;
+  logger?: boolean | object;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const clock = deps.clock ?? systemClock;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    // Behind a load balancer the client IP comes from X-Forwarded-For (limits and login logs use it).
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorateRequest('lang', 'en');
+  app.decorateRequest('t', null as never);
+  app.addHook('onRequest', async (request) => {
+    request.lang = langFromHeader(request.headers['api-lang']);
+    request.t = translator(request.lang);
+  });
+  registerErrorHandling(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // Ant Design's CSS-in-JS injects <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        // Self-hosters often open the console over plain HTTP on an IP address first; upgrading its own
+        // script and style requests to HTTPS would leave them with a blank page.
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(swagger, {
+    openapi: { info: { title: `${config.APP_NAME} API`, version: '1' }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
+    transform: jsonSchemaTransform,
+  });
+
+  const db = deps.db.db;
+  const users = new UserRepository(db);
+  const sessions = new SessionService(db, clock);
+  const captchas = new CaptchaService(db, clock, config.APP_SECRET, config.CAPTCHA_TEST_ANSWER);
+  const mailCodes = new MailCodeService(db, clock, config.APP_SECRET, deps.mailer, config.APP_NAME);
+  const auth = new AuthService(db, clock, users, sessions, captchas, mailCodes, new LoginLogRepository(db));
+
+  // Before the guard: an export ticket signs its request in, then the guard applies the route's policy.
+  const exportTickets = new ExportTicketService(db, clock);
+  registerExportRequests(app, exportTickets, clock);
+  registerAccessGuard(app, sessions);
+
+  const production = config.NODE_ENV === 'production';
+  const audit = new AuditLog(clock);
+  const providers = createProviders({ stripeApiBase: config.STRIPE_API_BASE });
+  const payConfigs = new PayConfigService(db, clock, audit, providers, config.APP_SECRET, production);
+  const fulfilment = new Fulfilment(db, clock, audit);
+  const orderRepo = new OrderRepository(db);
+  const orders = new OrderService({ db, clock, audit, fulfilment, payConfigs, providers, publicUrl: config.PUBLIC_URL, production, log: app.log });
+  scheduleOrderExpiry(app, db, clock);
+  const usdtWatcher = new UsdtWatcher({ db, clock, payConfigs, fulfilment, log: app.log });
+  app.decorate('usdtWatcher', usdtWatcher);
+  scheduleUsdtWatcher(app, usdtWatcher, config.USDT_POLL_SECONDS * 1000);
+
+  await app.register(
+    async (api) => {
+      api.get('/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+      await api.register(siteRoutes, { appName: config.APP_NAME, supportUrl: config.SUPPORT_URL, tutorialUrl: config.TUTORIAL_URL });
+      await api.register(authRoutes, { auth, captchas, mailCodes, sessions });
+      await api.register(distributionRoutes, { db, publicUrl: config.PUBLIC_URL });
+      await api.register(exportRoutes, { tickets: exportTickets });
+      await api.register(adminRoutes, { userList: new UserListRepository(db) });
+      await api.register(catalogueRoutes, { db });
+      await api.register(catalogueAdminRoutes, { db, clock, audit, currency: config.CURRENCY });
+      await api.register(orderRoutes, { db, clock, orders, orderRepo });
+      await api.register(orderAdminRoutes, { db, clock, audit, orders, orderRepo, fulfilment });
+      await api.register(paymentRoutes, { payConfigs, providers, orders, fulfilment, production });
+      await api.register(trafficRoutes, { traffic: new TrafficRepository(db), usage: new UsageRepository(db), clock });
+      await api.register(supplyRoutes, { db, audit, supply: new SupplyRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.upstreamPassword)) });
+      await api.register(proxyAccountRoutes, {
+        accounts: new ProxyAccountService(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.proxyPassword)),
+        endpoint: { host: config.GATEWAY_PUBLIC_HOST, httpPort: config.GATEWAY_HTTP_PORT, socksPort: config.GATEWAY_SOCKS_PORT, checkUrl: config.PROXY_CHECK_URL },
+      });
+    },
+    { prefix: '/api' },
+  );
+  await registerSpa(app, config.webDist);
+  return app;
+}

@@ -1,0 +1,100 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, createTestApp } from '../../test/test-app';
+
+const INDEX = '<!doctype html><html><body><div id="root"></div><script src="/manage/assets/app-123.js"></script></body></html>';
+const SCRIPT = 'console.log("app-123");';
+const SECRET = 'TOP-SECRET-OUTSIDE-WEB-DIST';
+
+// Static files touch no data: one dialect is enough here.
+describe('the web console under /manage/', () => {
+  let root: string;
+  let t: TestApp;
+  beforeAll(async () => {
+    // root/secret.txt sits beside the served directory root/dist and must never be reachable.
+    root = mkdtempSync(path.join(tmpdir(), 'resi-spa-'));
+    const dist = path.join(root, 'dist');
+    mkdirSync(path.join(dist, 'assets'), { recursive: true });
+    writeFileSync(path.join(dist, 'index.html'), INDEX);
+    writeFileSync(path.join(dist, 'assets', 'app-123.js'), SCRIPT);
+    writeFileSync(path.join(dist, 'favicon.ico'), 'icon');
+    writeFileSync(path.join(root, 'secret.txt'), SECRET);
+    t = await createTestApp('sqlite', {}, { webDist: dist });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url });
+
+  it.each(['/manage/', '/manage/center/buy', '/manage/user/login?lang=zh', '/manage/center/rotatingResidential'])('answers %s with index.html', async (url) => {
+    const res = await get(url);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toBe(INDEX);
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('serves a hashed asset with a year-long immutable cache', async () => {
+    const res = await get('/manage/assets/app-123.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.body).toBe(SCRIPT);
+    expect(res.headers['cache-control']).toMatch(/max-age=31536000/);
+    expect(res.headers['cache-control']).toMatch(/immutable/);
+  });
+
+  it('serves other files without the long cache', async () => {
+    const res = await get('/manage/favicon.ico');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('icon');
+    expect(res.headers['cache-control']).not.toMatch(/immutable/);
+  });
+
+  it('redirects / and /manage to /manage/', async () => {
+    for (const url of ['/', '/manage']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(302);
+      expect(res.headers.location).toBe('/manage/');
+    }
+  });
+
+  it('keeps the security headers on the console', async () => {
+    const res = await get('/manage/center');
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it.each([
+    '/manage/..%2f..%2fetc/passwd',
+    '/manage/..%2fsecret.txt',
+    '/manage/assets/..%2f..%2fsecret.txt',
+    '/manage/..%252fsecret.txt',
+    '/manage/%2e%2e/secret.txt',
+    '/manage/%2e%2e%2fsecret.txt',
+    '/manage/assets/%2e%2e/%2e%2e/secret.txt',
+    '/manage/..%5csecret.txt',
+    `/manage/${encodeURIComponent(path.join(tmpdir(), 'x', '..'))}%2fsecret.txt`,
+    '/manage/%2fetc%2fpasswd',
+    '/manage//etc/passwd',
+    '/manage/../secret.txt',
+    '/manage/assets/../../secret.txt',
+  ])('never serves a file outside the console for %s', async (url) => {
+    const res = await get(url);
+    expect(res.statusCode).not.toBe(500);
+    expect(res.body).not.toContain(SECRET);
+    expect(res.body).not.toMatch(/root:.*:0:0:/);
+    if (res.statusCode === 200) expect(res.body).toBe(INDEX);
+  });
+
+  it('answers malformed percent-encoding without a server error', async () => {
+    for (const url of ['/manage/%E0%A4%A', '/manage/%25E0%25A4', '/manage/assets/%ZZ.js']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBeLessThan(500);
+      expect(res.body).not.toContain(SECRET);
+    }
+  });
+});

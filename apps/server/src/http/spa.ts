@@ -1,0 +1,31 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The built console under /manage/: real files as they are (hashed assets cached for a year), and every
+ * other /manage/ path answered with index.html so deep links such as /manage/center/buy work.
+ */
+export async function registerSpa(app: FastifyInstance, webDist: string | null): Promise<void> {
+  app.get('/', { config: { access: 'public' }, schema: { hide: true } }, (_req, reply) => reply.redirect('/manage/'));
+  if (!webDist || !existsSync(path.join(webDist, 'index.html'))) {
+    app.log.warn({ webDist }, 'web console not built: /manage/ is not served (run npm run build)');
+    return;
+  }
+  await app.register(fastifyStatic, { root: webDist, serve: false });
+  app.get('/manage', { config: { access: 'public' }, schema: { hide: true } }, (_req, reply) => reply.redirect('/manage/'));
+  app.get('/manage/*', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => {
+    // Already percent-decoded by the router; decoding again would turn `%25E0` into a URIError (a 500).
+    const rel = (request.params as { '*': string })['*'] ?? '';
+    const file = path.normalize(rel);
+    const isFile = rel !== '' && !file.startsWith('..') && existsSync(path.join(webDist, file)) && path.extname(file) !== '';
+    if (isFile) {
+      const immutable = file.startsWith(`assets${path.sep}`);
+      return reply.sendFile(file, { maxAge: immutable ? 365 * 24 * 3600 * 1000 : 0, immutable });
+    }
+    reply.header('cache-control', 'no-cache');
+    // cacheControl: false, or send() replaces the header above with `public, max-age=0`.
+    return reply.sendFile('index.html', { cacheControl: false });
+  });
+}

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { buildApp } from './http/app';
+import { systemClock } from './lib/clock';
+import pino from 'pino';
+import { startStoreGateway } from './gateway/store/store-gateway';
+import { createMailer } from './mail/mailer';
+import { ensureFirstAdmin } from './modules/auth/bootstrap-admin';
+import { UserRepository } from './modules/auth/user-repository';
+import { seedDemoCatalogue } from './modules/catalogue/demo-seed';
+
+const ROLES = ['all', 'api', 'gateway'] as const;
+type Role = (typeof ROLES)[number];
+
+function parseRole(argv: string[]): Role {
+  const arg = argv.find((a) => a.startsWith('--role='));
+  const role = (arg?.slice('--role='.length) ?? 'all') as Role;
+  if (!ROLES.includes(role)) throw new ConfigError(`Invalid --role=${role}: use one of ${ROLES.join(', ')}`);
+  return role;
+}
+
+async function main(): Promise<void> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const role = parseRole(process.argv.slice(2));
+  const config = loadConfig(process.env, path.resolve(here, '../../web/dist'));
+  const db = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  await migrateToLatest(db.db);
+  const demo = config.DEMO_DATA === 'on' || (config.DEMO_DATA === 'auto' && db.dialect === 'sqlite');
+  if (demo && (await seedDemoCatalogue(db.db, systemClock, config.CURRENCY))) {
+    process.stdout.write('Demo catalogue created: packages, regions, business lines and the sandbox payment method.\n');
+  }
+
+  const log = pino({ level: config.LOG_LEVEL });
+  const stops: Array<() => Promise<void>> = [];
+
+  if (role !== 'gateway') {
+    const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
+    const app = await buildApp({ config, db, mailer });
+    await ensureFirstAdmin(new UserRepository(db.db), systemClock, {
+      email: config.ADMIN_EMAIL,
+      password: config.ADMIN_PASSWORD,
+      print: (line) => process.stdout.write(line + '\n'),
+    });
+    await app.listen({ port: config.PORT, host: config.HOST });
+    app.log.info(`console at ${config.PUBLIC_URL}/manage/ (store: ${db.dialect}, data: ${config.dataDir})`);
+    stops.push(async () => {
+      await app.close();
+      mailer.close();
+    });
+  }
+  if (role !== 'api') {
+    const gw = await startStoreGateway({
+      db: db.db,
+      clock: systemClock,
+      appSecret: config.APP_SECRET,
+      host: config.HOST,
+      httpPort: config.GATEWAY_HTTP_PORT,
+      socksPort: config.GATEWAY_SOCKS_PORT,
+      log: log.child({ part: 'gateway' }),
+    });
+    log.info(`proxy gateway on ${config.GATEWAY_PUBLIC_HOST}: HTTP ${gw.gateway.httpPort}, SOCKS5 ${gw.gateway.socksPort}`);
+    stops.push(() => gw.stop());
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    // The gateway's stop flushes metered bytes: it must finish before the store closes.
+    for (const stop of stops.reverse()) await stop();
+    await db.db.destroy();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(err.message + '\n');
+  } else {
+    process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  }
+  process.exit(1);
+});

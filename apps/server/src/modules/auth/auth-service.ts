@@ -1,0 +1,162 @@
+import type { ChangePassBody, Lang, LoginBody, RegisterBody, ResetPassBody } from '@resi/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import type { UserRow } from '../../http/types';
+import { type Clock, MINUTE, addMs, iso } from '../../lib/clock';
+import { DUMMY_PASSWORD_HASH, hashPassword, newInviteCode, verifyPassword } from '../../lib/secrets';
+import type { CaptchaService } from './captcha-service';
+import type { LoginLogRepository } from './login-log-repository';
+import type { MailCodeService } from './mail-code-service';
+import type { SessionService } from './session-service';
+import type { UserRepository } from './user-repository';
+
+export const LOCKOUT = { failures: 5, window: 15 * MINUTE } as const;
+
+export interface ClientMeta {
+  ip: string | null;
+  userAgent: string | null;
+  lang: Lang;
+}
+
+export class AuthService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly users: UserRepository,
+    private readonly sessions: SessionService,
+    private readonly captchas: CaptchaService,
+    private readonly mailCodes: MailCodeService,
+    private readonly loginLogs: LoginLogRepository,
+  ) {}
+
+  async register(body: RegisterBody, meta: ClientMeta): Promise<{ user: UserRow; token: string }> {
+    // Every check that can refuse comes before the code is used up, so a bad request changes nothing.
+    if (await this.users.findByEmail(body.email)) throw new AppError('EMAIL_TAKEN');
+    if (body.account && (await this.users.findByAccount(body.account))) throw new AppError('ACCOUNT_TAKEN');
+    let referrerId: number | null = null;
+    if (body.inviteCode) {
+      const referrer = await this.users.findByInviteCode(body.inviteCode);
+      if (!referrer) throw new AppError('INVITE_CODE_UNKNOWN');
+      referrerId = referrer.id;
+    }
+    await this.mailCodes.consume(body.email, 'register', body.code);
+    const passwordHash = await hashPassword(body.password);
+    // Outside the transaction: SQLite has one connection, and a query beside an open transaction would wait on it.
+    const inviteCode = await this.freeInviteCode();
+    const now = iso(this.clock.now());
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const user = await this.users.insert(
+          {
+            email: body.email,
+            account: body.account?.toLowerCase() ?? null,
+            password_hash: passwordHash,
+            role: 'customer',
+            is_distributor: 0,
+            status: 'active',
+            invite_code: inviteCode,
+            referrer_id: referrerId,
+            channel_key: body.channelKey || null,
+            channel_value: body.channelValue || null,
+            lang: meta.lang,
+            created_at: now,
+            last_login_at: now,
+          },
+          trx,
+        );
+        const token = await this.sessions.create(user.id, meta, trx);
+        return { user, token };
+      });
+    } catch (err) {
+      // Two registrations of one email racing past the check above: the unique index decides.
+      if (await this.users.findByEmail(body.email)) throw new AppError('EMAIL_TAKEN');
+      throw err;
+    }
+  }
+
+  async login(body: LoginBody, meta: ClientMeta): Promise<{ user: UserRow; token: string }> {
+    const account = body.account.trim().toLowerCase();
+    const now = this.clock.now();
+    const log = (result: Parameters<LoginLogRepository['add']>[0]['result'], userId: number | null = null) =>
+      this.loginLogs.add({ userId, account, ip: meta.ip, userAgent: meta.userAgent, result, at: iso(now) });
+
+    try {
+      await this.captchas.consume(body.captchaId, body.captcha);
+    } catch (err) {
+      await log('captcha');
+      throw err;
+    }
+    const lockedFor = await this.lockedMinutes(account, meta.ip, now);
+    if (lockedFor > 0) {
+      await log('locked');
+      throw new AppError('LOGIN_LOCKED', { minutes: lockedFor });
+    }
+    const user = account.includes('@') ? await this.users.findByEmail(account) : await this.users.findByAccount(account);
+    const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
+    if (!user || !ok) {
+      await log('failed', user?.id ?? null);
+      throw new AppError('LOGIN_FAILED');
+    }
+    if (user.status !== 'active') {
+      await log('disabled', user.id);
+      throw new AppError('ACCOUNT_DISABLED');
+    }
+    await this.users.update(user.id, { last_login_at: iso(now) });
+    await log('success', user.id);
+    const token = await this.sessions.create(user.id, meta);
+    return { user: { ...user, last_login_at: iso(now) }, token };
+  }
+
+  /**
+   * Five failures within 15 minutes by one account name, or from one IP, lock further attempts for that
+   * account or IP until the oldest of those five is 15 minutes old (DESIGN §5.2).
+   */
+  private async lockedMinutes(account: string, ip: string | null, now: Date): Promise<number> {
+    const since = iso(addMs(now, -LOCKOUT.window));
+    const lists = [await this.loginLogs.failuresSince('account', account, since, LOCKOUT.failures)];
+    if (ip) lists.push(await this.loginLogs.failuresSince('ip', ip, since, LOCKOUT.failures));
+    let until = 0;
+    for (const times of lists) {
+      const oldest = times[LOCKOUT.failures - 1];
+      if (oldest) until = Math.max(until, Date.parse(oldest) + LOCKOUT.window);
+    }
+    return until > now.getTime() ? Math.ceil((until - now.getTime()) / MINUTE) : 0;
+  }
+
+  async changePassword(auth: { user: UserRow; sessionId: number }, body: ChangePassBody): Promise<void> {
+    if (!(await verifyPassword(body.oldPassword, auth.user.password_hash))) throw new AppError('PASSWORD_WRONG');
+    if (body.oldPassword === body.newPassword) throw new AppError('PASSWORD_SAME');
+    await this.mailCodes.consume(auth.user.email, 'change-pass', body.code);
+    const hash = await hashPassword(body.newPassword);
+    await this.db.transaction().execute(async (trx) => {
+      await this.users.update(auth.user.id, { password_hash: hash }, trx);
+      await this.sessions.revokeAllOf(auth.user.id, auth.sessionId, trx);
+    });
+  }
+
+  async resetPassword(body: ResetPassBody): Promise<void> {
+    const user = await this.users.findByEmail(body.email);
+    if (!user) throw new AppError('EMAIL_UNKNOWN');
+    await this.mailCodes.consume(body.email, 'reset', body.code);
+    const hash = await hashPassword(body.newPassword);
+    await this.db.transaction().execute(async (trx) => {
+      await this.users.update(user.id, { password_hash: hash }, trx);
+      await this.sessions.revokeAllOf(user.id, null, trx);
+    });
+  }
+
+  /** Checks that a mail code may be sent for this purpose: a new address for register, a known one otherwise. */
+  async assertMailTarget(email: string, purpose: 'register' | 'reset' | 'change-pass'): Promise<void> {
+    const exists = (await this.users.findByEmail(email)) !== undefined;
+    if (purpose === 'register' && exists) throw new AppError('EMAIL_TAKEN');
+    if (purpose !== 'register' && !exists) throw new AppError('EMAIL_UNKNOWN');
+  }
+
+  private async freeInviteCode(): Promise<string> {
+    for (;;) {
+      const code = newInviteCode();
+      if (!(await this.users.findByInviteCode(code))) return code;
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+export type LoginResult = 'success' | 'failed' | 'locked' | 'captcha' | 'disabled';
+
+export class LoginLogRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async add(row: { userId: number | null; account: string; ip: string | null; userAgent: string | null; result: LoginResult; at: string }) {
+    await this.db
+      .insertInto('login_logs')
+      .values({
+        user_id: row.userId,
+        account: row.account.slice(0, 254),
+        ip: row.ip,
+        user_agent: row.userAgent?.slice(0, 512) ?? null,
+        result: row.result,
+        created_at: row.at,
+      })
+      .execute();
+  }
+
+  /** Times of the recent failures by this account name or from this IP, newest first. */
+  async failuresSince(by: 'account' | 'ip', value: string, since: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('login_logs')
+      .select('created_at')
+      .where(by, '=', value)
+      .where('result', '=', 'failed')
+      .where('created_at', '>', since)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.created_at);
+  }
+}

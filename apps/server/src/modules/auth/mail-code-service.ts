@@ -1,0 +1,126 @@
+import type { Lang, MailPurpose } from '@resi/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import { translator } from '../../http/i18n';
+import { type Clock, MINUTE, addMs, iso } from '../../lib/clock';
+import { digits, hmac, safeEqual } from '../../lib/secrets';
+import type { Mailer } from '../../mail/mailer';
+
+export const MAIL_CODE_RULES = {
+  ttl: 10 * MINUTE,
+  maxTries: 5,
+  resendAfter: 60_000,
+  perEmailPerHour: 5,
+  perIpPerHour: 20,
+} as const;
+
+/**
+ * Email codes (DESIGN §5.1): 6 digits, 10 minutes, 5 tries, one live code per email and purpose.
+ * Codes are kept as an HMAC (a plain hash of six digits is guessed offline in a millisecond).
+ */
+export class MailCodeService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly secret: string,
+    private readonly mailer: Mailer,
+    private readonly appName: string,
+  ) {}
+
+  async send(email: string, purpose: MailPurpose, ip: string | null, lang: Lang): Promise<{ resendAfter: number }> {
+    const now = this.clock.now();
+    const hourAgo = iso(addMs(now, -60 * MINUTE));
+    const last = await this.db
+      .selectFrom('mail_codes')
+      .select('created_at')
+      .where('email', '=', email)
+      .where('purpose', '=', purpose)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    if (last) {
+      const wait = Date.parse(last.created_at) + MAIL_CODE_RULES.resendAfter - now.getTime();
+      if (wait > 0) throw new AppError('MAIL_CODE_TOO_SOON', { seconds: Math.ceil(wait / 1000) });
+    }
+    const byEmail = await this.countSince('email', email, hourAgo);
+    const byIp = ip ? await this.countSince('ip', ip, hourAgo) : 0;
+    if (byEmail >= MAIL_CODE_RULES.perEmailPerHour || byIp >= MAIL_CODE_RULES.perIpPerHour) throw new AppError('MAIL_CODE_TOO_MANY');
+
+    const code = digits(6);
+    await this.db.transaction().execute(async (trx) => {
+      // One live code per email and purpose: a new one retires the old.
+      await trx
+        .updateTable('mail_codes')
+        .set({ consumed_at: iso(now) })
+        .where('email', '=', email)
+        .where('purpose', '=', purpose)
+        .where('consumed_at', 'is', null)
+        .execute();
+      await trx
+        .insertInto('mail_codes')
+        .values({
+          email,
+          purpose,
+          code_hash: this.hash(email, purpose, code),
+          tries: 0,
+          ip,
+          created_at: iso(now),
+          expires_at: iso(addMs(now, MAIL_CODE_RULES.ttl)),
+          consumed_at: null,
+        })
+        .execute();
+    });
+    const t = translator(lang);
+    await this.mailer.send({
+      to: email,
+      subject: t('mail.codeSubject', { app: this.appName, code }),
+      text: t('mail.codeBody', { app: this.appName, code, purpose: t(`mail.purpose.${purpose}`) }),
+    });
+    return { resendAfter: MAIL_CODE_RULES.resendAfter / 1000 };
+  }
+
+  /**
+   * Checks a code and, if right, uses it up. A wrong guess costs one of the five tries and is kept even
+   * though the caller's request fails; a right one is marked consumed by a conditional update, so two
+   * requests racing with the same code cannot both pass.
+   */
+  async consume(email: string, purpose: MailPurpose, code: string): Promise<void> {
+    const now = iso(this.clock.now());
+    const live = await this.db
+      .selectFrom('mail_codes')
+      .select(['id', 'code_hash', 'tries'])
+      .where('email', '=', email)
+      .where('purpose', '=', purpose)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    if (!live || live.tries >= MAIL_CODE_RULES.maxTries) throw new AppError('MAIL_CODE_INVALID');
+    if (!safeEqual(this.hash(email, purpose, code), live.code_hash)) {
+      await this.db.updateTable('mail_codes').set((eb) => ({ tries: eb('tries', '+', 1) })).where('id', '=', live.id).execute();
+      throw new AppError('MAIL_CODE_INVALID');
+    }
+    const used = await this.db
+      .updateTable('mail_codes')
+      .set({ consumed_at: now })
+      .where('id', '=', live.id)
+      .where('consumed_at', 'is', null)
+      .where('tries', '<', MAIL_CODE_RULES.maxTries)
+      .executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) throw new AppError('MAIL_CODE_INVALID');
+  }
+
+  private async countSince(column: 'email' | 'ip', value: string, since: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('mail_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(column, '=', value)
+      .where('created_at', '>', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private hash(email: string, purpose: string, code: string): string {
+    return hmac(this.secret, `mail:${email}:${purpose}:${code}`);
+  }
+}

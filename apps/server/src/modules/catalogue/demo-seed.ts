@@ -1,0 +1,89 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { type Clock, iso } from '../../lib/clock';
+
+const GB = 1024 ** 3;
+
+/**
+ * The embedded demo's shop: packages, regions and business lines so `npm start` shows a working
+ * store, the sandbox payment method switched on and direct egress for the gateway. Runs only on an empty catalogue.
+ */
+export async function seedDemoCatalogue(db: Kysely<Database>, clock: Clock, currency: string): Promise<boolean> {
+  const { n } = await db.selectFrom('packages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  if (Number(n) > 0) return false;
+  const now = iso(clock.now());
+  await db.transaction().execute(async (trx) => {
+    const pkgs = [
+      ['Starter 1 GB', '入门 1 GB', '入門 1 GB', 1, 300, 30, null],
+      ['Basic 10 GB', '基础 10 GB', '基礎 10 GB', 10, 2500, 30, 'popular'],
+      ['Pro 50 GB', '专业 50 GB', '專業 50 GB', 50, 10000, 60, 'best-value'],
+      ['Business 200 GB', '企业 200 GB', '企業 200 GB', 200, 35000, 90, null],
+    ] as const;
+    await trx
+      .insertInto('packages')
+      .values(
+        pkgs.map(([en, cn, tw, gb, price, days, badge], i) => ({
+          name_en: en,
+          name_zh_cn: cn,
+          name_zh: tw,
+          bytes: gb * GB,
+          price,
+          currency,
+          validity_days: days,
+          badge,
+          sort: i,
+          enabled: 1,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+    const regions = [
+      ['US', null, null, 'United States', '美国', '美國'],
+      ['US', 'ca', null, 'California', '加利福尼亚', '加利福尼亞'],
+      ['US', 'ca', 'losangeles', 'Los Angeles', '洛杉矶', '洛杉磯'],
+      ['US', 'ny', 'newyork', 'New York', '纽约', '紐約'],
+      ['GB', null, null, 'United Kingdom', '英国', '英國'],
+      ['DE', null, null, 'Germany', '德国', '德國'],
+      ['JP', null, null, 'Japan', '日本', '日本'],
+      ['SG', null, null, 'Singapore', '新加坡', '新加坡'],
+    ] as const;
+    await trx
+      .insertInto('regions')
+      .values(regions.map(([country, state, city, en, cn, tw], i) => ({ country, state, city, name_en: en, name_zh_cn: cn, name_zh: tw, pool_size: 0, sort: i, enabled: 1 })))
+      .execute();
+    const staticRegions = [
+      ['US', 'losangeles', 'Los Angeles', '洛杉矶', '洛杉磯'],
+      ['JP', 'tokyo', 'Tokyo', '东京', '東京'],
+      ['SG', null, 'Singapore', '新加坡', '新加坡'],
+    ] as const;
+    const sr = await trx
+      .insertInto('static_regions')
+      .values(staticRegions.map(([country, city, en, cn, tw], i) => ({ country, city, name_en: en, name_zh_cn: cn, name_zh: tw, sort: i, enabled: 1 })))
+      .returning('id')
+      .execute();
+    const businesses = [
+      ['ecommerce', 'E-commerce', '电商', '電商'],
+      ['social', 'Social media', '社交媒体', '社群媒體'],
+    ] as const;
+    const bz = await trx
+      .insertInto('businesses')
+      .values(businesses.map(([code, en, cn, tw], i) => ({ code, name_en: en, name_zh_cn: cn, name_zh: tw, sort: i, enabled: 1 })))
+      .returning('id')
+      .execute();
+    const prices = sr.flatMap((r) => bz.flatMap((b) => [30, 90].map((days) => ({ region_id: r.id, business_id: b.id, days, price: days === 30 ? 500 : 1350, currency }))));
+    await trx.insertInto('static_prices').values(prices).execute();
+    // `npm start` carries real traffic: the gateway host itself is the exit until an operator adds supply.
+    await trx
+      .insertInto('settings')
+      .values({ key: 'gateway.supply', value: JSON.stringify({ template: '', directEgress: true }), updated_at: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    await trx
+      .insertInto('pay_configs')
+      .values({ method: 'sandbox', enabled: 1, settings: '{}', secrets: null, updated_at: now })
+      .onConflict((oc) => oc.column('method').doNothing())
+      .execute();
+  });
+  return true;
+}

@@ -1,0 +1,54 @@
+import { normalizeLang } from '@resi/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../http/errors';
+import { translator } from '../../http/i18n';
+import type { Clock } from '../../lib/clock';
+import type { ExportTicketService } from './export-tickets';
+
+/** What an export URL adds to a list's filters (spec §7): the ticket, the file's language, and the key the spec drops. */
+const EXPORT_PARAMS = ['token', 'lang', 'YTO-TGC'] as const;
+type ExportParams = Partial<Record<(typeof EXPORT_PARAMS)[number], unknown>>;
+
+/** Takes the export keys out of the query before the route's schema sees it: they are never filters. */
+function takeExportParams(request: FastifyRequest): ExportParams {
+  const query = request.query as Record<string, unknown> | undefined;
+  const params: ExportParams = {};
+  if (!query) return params;
+  for (const key of EXPORT_PARAMS) {
+    if (key in query) {
+      params[key] = query[key];
+      delete query[key];
+    }
+  }
+  return params;
+}
+
+/** `2026-11-23T08:05:09.000Z` → `20261123-080509`, the UTC time in an export's file name. */
+export const fileStamp = (d: Date): string => d.toISOString().slice(0, 19).replaceAll('-', '').replaceAll(':', '').replace('T', '-');
+
+/**
+ * Export-capable routes (`config.export`: GET list routes) also answer all their matching rows as a CSV
+ * file when the browser opens them in a new tab with `?token=<export ticket>` and no Authorization header
+ * (DESIGN §3 Exports). This hook runs before the access guard: it takes the export keys out of the query
+ * before validation, spends the ticket and signs the request in as the ticket's user; the guard then
+ * applies the route's access policy exactly as for a session. `token` is only ever looked up as a ticket,
+ * so a session token in a URL signs nothing in; on other routes it is not read at all.
+ */
+export function registerExportRequests(app: FastifyInstance, tickets: ExportTicketService, clock: Clock): void {
+  app.decorateRequest('csvExport', null);
+  app.addHook('onRequest', async (request) => {
+    const name = request.routeOptions.config?.export;
+    if (!name) return;
+    const params = takeExportParams(request);
+    if (request.method !== 'GET' || request.headers.authorization !== undefined || params.token === undefined) return;
+    // A new tab sends no Api-Lang header: `lang` chooses the language of the file's headers and of any error.
+    if (params.lang !== undefined) {
+      request.lang = normalizeLang(params.lang);
+      request.t = translator(request.lang);
+    }
+    const user = typeof params.token === 'string' && params.token !== '' ? await tickets.redeem(params.token) : null;
+    if (!user) throw new AppError('EXPORT_TICKET_INVALID');
+    request.auth = { user, sessionId: null };
+    request.csvExport = { name, filename: `${name}-${fileStamp(clock.now())}.csv` };
+  });
+}

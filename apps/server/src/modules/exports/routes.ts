@@ -1,0 +1,20 @@
+import { envelope, errorBody, exportTicketResponse } from '@resi/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentAuth } from '../../http/access-guard';
+import type { ExportTicketService } from './export-tickets';
+
+/**
+ * `POST /export-ticket`: any signed-in user may ask for one; what it opens is decided when it is used,
+ * by the access policy of the export route (a customer's ticket on `/manage/order` is a 403).
+ */
+export const exportRoutes: FastifyPluginAsyncZod<{ tickets: ExportTicketService }> = async (app, { tickets }) => {
+  app.post(
+    '/export-ticket',
+    {
+      config: { access: 'customer' },
+      schema: { tags: ['exports'], body: z.strictObject({}).optional(), response: { 200: envelope(exportTicketResponse), 400: errorBody, 401: errorBody } },
+    },
+    async (request) => ({ data: { ticket: await tickets.issue(currentAuth(request).user.id) } }),
+  );
+};

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { type Clock, iso } from '../../lib/clock';
+
+const EVERY_MS = 30_000;
+
+/**
+ * Expires unpaid orders every 30 s. Every API process runs it; the conditional update makes the
+ * second runner a no-op, so no leader election is needed.
+ */
+export function scheduleOrderExpiry(app: FastifyInstance, db: Kysely<Database>, clock: Clock): void {
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      expireDueOrders(db, clock).catch((err: unknown) => app.log.error({ err }, 'order expiry failed'));
+    }, EVERY_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
+/**
+ * Unpaid orders past their time (or just the order `onlyId`): one conditional update, harmless when
+ * several processes run it.
+ */
+export async function expireDueOrders(db: Kysely<Database>, clock: Clock, onlyId?: number): Promise<number> {
+  const now = iso(clock.now());
+  let q = db.updateTable('orders').set({ status: 'expired', updated_at: now }).where('status', '=', 'pending').where('expires_at', '<=', now);
+  if (onlyId !== undefined) q = q.where('id', '=', onlyId);
+  const res = await q.executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}

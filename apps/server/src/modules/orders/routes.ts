@@ -1,0 +1,62 @@
+import { buyDynamicBody, buyResponse, envelope, errorBody, intentionBody, myOrderQuery, orderCheckBody, orderDto, pageOf } from '@resi/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../db/schema';
+import { currentAuth } from '../../http/access-guard';
+import { type Clock, iso } from '../../lib/clock';
+import { toOrderDto } from './order-dto';
+import type { OrderRepository } from './order-repository';
+import type { OrderService } from './order-service';
+
+export interface OrderRouteDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  orders: OrderService;
+  orderRepo: OrderRepository;
+}
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 502: errorBody };
+
+/** A customer's buying and order history. */
+export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { db, clock, orders, orderRepo }) => {
+  const config = { access: 'customer' as const };
+  const tags = ['orders'];
+
+  app.post('/buy/dynamic', { config, schema: { tags, body: buyDynamicBody, response: { 200: envelope(buyResponse), ...errors } } }, async (request) => {
+    const { user } = currentAuth(request);
+    const order = toOrderDto(await orders.buyDynamic(user.id, request.body, request.lang));
+    return { data: { order, payment: order.payment! } };
+  });
+
+  app.post('/order-check', { config, schema: { tags, body: orderCheckBody, response: { 200: envelope(orderDto), ...errors } } }, async (request) => {
+    const { user } = currentAuth(request);
+    return { data: toOrderDto(await orders.check(user.id, request.body.orderNo, request.lang)) };
+  });
+
+  app.post('/logs/intention-purchase', { config, schema: { tags, body: intentionBody, response: { 200: envelope(z.null()), ...errors } } }, async (request) => {
+    const { user } = currentAuth(request);
+    await db
+      .insertInto('intention_logs')
+      .values({
+        user_id: user.id,
+        kind: request.body.kind,
+        goods_id: request.body.goodsId ?? null,
+        pay_method: request.body.payMethod ?? null,
+        created_at: iso(clock.now()),
+      })
+      .execute();
+    return { data: null };
+  });
+
+  app.get(
+    '/record/dynamic-order',
+    { config, schema: { tags, querystring: myOrderQuery, response: { 200: envelope(pageOf(orderDto)), ...errors } } },
+    async (request) => {
+      const { user } = currentAuth(request);
+      const q = request.query;
+      const { items, total } = await orderRepo.pageForUser(user.id, ['dynamic', 'manual-recharge'], q);
+      return { data: { items: items.map(toOrderDto), total, page: q.page, pageSize: q.pageSize } };
+    },
+  );
+};

@@ -1,0 +1,111 @@
+import { PAY_METHODS, PAY_METHOD_FIELDS, type PayConfigBody, type PayConfigDto, type PayMethod } from '@resi/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import { type Clock, iso } from '../../lib/clock';
+import { SEAL_LABELS, SealedBox, mask } from '../../lib/sealed-box';
+import type { MethodConfig, PaymentProvider } from '../../payments/provider';
+import type { AuditLog } from '../audit/audit-log';
+
+/** Payment settings (DESIGN §5.5): plain settings as JSON, secrets sealed with a key derived from APP_SECRET. */
+export class PayConfigService {
+  private readonly box: SealedBox;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly audit: AuditLog,
+    private readonly providers: Map<PayMethod, PaymentProvider>,
+    appSecret: string,
+    private readonly production: boolean,
+  ) {
+    this.box = new SealedBox(appSecret, SEAL_LABELS.payConfig);
+  }
+
+  async get(method: PayMethod, db: Kysely<Database> = this.db): Promise<MethodConfig> {
+    const row = await db.selectFrom('pay_configs').selectAll().where('method', '=', method).executeTakeFirst();
+    if (!row) return { enabled: false, settings: {}, secrets: {} };
+    return {
+      enabled: Boolean(row.enabled),
+      settings: JSON.parse(row.settings) as Record<string, string>,
+      secrets: row.secrets ? (JSON.parse(this.box.open(row.secrets)) as Record<string, string>) : {},
+    };
+  }
+
+  /** What the buy page offers: enabled, allowed here and configured well enough to take money. */
+  async enabledMethods(): Promise<PayMethod[]> {
+    const offered = await Promise.all(PAY_METHODS.map(async (m) => ((await this.offered(m)) ? m : null)));
+    return offered.filter((m): m is PayMethod => m !== null);
+  }
+
+  /** The method's settings when customers may pay with it now, else null (one read of one method). */
+  async offered(method: PayMethod): Promise<MethodConfig | null> {
+    const p = this.providers.get(method);
+    if (!p || !p.available(this.production)) return null;
+    const c = await this.get(method);
+    return c.enabled && p.configured(c) ? c : null;
+  }
+
+  async list(): Promise<PayConfigDto[]> {
+    return Promise.all(PAY_METHODS.map(async (m) => this.toDto(m, await this.get(m))));
+  }
+
+  async save(body: PayConfigBody, actor: { id: number; ip: string | null }): Promise<PayConfigDto> {
+    const fields = PAY_METHOD_FIELDS[body.method];
+    const unknown = [
+      ...Object.keys(body.settings).filter((k) => !(fields.settings as readonly string[]).includes(k)),
+      ...Object.keys(body.secrets).filter((k) => !(fields.secrets as readonly string[]).includes(k)),
+    ];
+    if (unknown.length) throw new AppError('VALIDATION_FAILED', { detail: unknown.join(', ') });
+    const provider = this.providers.get(body.method);
+    if (body.enabled && provider && !provider.available(this.production)) throw new AppError('PAY_METHOD_UNAVAILABLE');
+
+    return this.db.transaction().execute(async (trx) => {
+      const before = await this.get(body.method, trx);
+      const settings = { ...before.settings, ...trimAll(body.settings) };
+      const secrets = { ...before.secrets };
+      for (const [k, v] of Object.entries(body.secrets)) {
+        if (v.trim() === '') delete secrets[k];
+        else secrets[k] = v.trim();
+      }
+      const next: MethodConfig = { enabled: body.enabled, settings, secrets };
+      if (next.enabled && provider && !provider.configured(next)) throw new AppError('PAY_METHOD_INCOMPLETE');
+      const row = {
+        enabled: next.enabled ? 1 : 0,
+        settings: JSON.stringify(settings),
+        secrets: Object.keys(secrets).length ? this.box.seal(JSON.stringify(secrets)) : null,
+        updated_at: iso(this.clock.now()),
+      };
+      await trx
+        .insertInto('pay_configs')
+        .values({ method: body.method, ...row })
+        .onConflict((oc) => oc.column('method').doUpdateSet(row))
+        .execute();
+      // The audit row never holds a secret, only whether each was set.
+      await this.audit.write(trx, {
+        actorId: actor.id,
+        action: 'pay-config.save',
+        target: `pay-config:${body.method}`,
+        before: { ...this.toDto(body.method, before), available: undefined },
+        after: { ...this.toDto(body.method, next), available: undefined },
+        ip: actor.ip,
+      });
+      return this.toDto(body.method, next);
+    });
+  }
+
+  private toDto(method: PayMethod, c: MethodConfig): PayConfigDto {
+    const secrets: Record<string, string | null> = {};
+    for (const k of PAY_METHOD_FIELDS[method].secrets) secrets[k] = c.secrets[k] ? mask(c.secrets[k]) : null;
+    return {
+      method,
+      enabled: c.enabled,
+      settings: c.settings,
+      secrets,
+      available: this.providers.get(method)?.available(this.production) ?? false,
+    };
+  }
+}
+
+
+const trimAll = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v.trim()]));

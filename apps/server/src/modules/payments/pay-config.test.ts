@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../../test/auth-flows';
+import { seedCatalogue, signedIn } from '../../../test/commerce';
+import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { createProviders } from '../../payments/registry';
+import { AuditLog } from '../audit/audit-log';
+import { PayConfigService } from './pay-config-service';
+
+const SECRET = 'sk_test_51Hsupersecretvalue9876';
+
+describe.each(DIALECTS)('payment settings on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await seedCatalogue(t);
+    admin = (await signedIn(t, 'admin')).token;
+  });
+  afterAll(() => t.close());
+
+  const save = (body: Record<string, unknown>, lang?: string) => call(t.app, 'POST', '/api/manage/pay-config', { token: admin, body, lang });
+
+  it('lists every method; the demo has the sandbox on', async () => {
+    const res = await call(t.app, 'GET', '/api/manage/pay-config', { token: admin });
+    expect(res.body.data.methods.map((m: { method: string }) => m.method)).toEqual(['card', 'alipay', 'usdt-trc20', 'manual', 'sandbox']);
+    expect(res.body.data.methods.find((m: { method: string }) => m.method === 'sandbox')).toMatchObject({ enabled: true, available: true });
+  });
+
+  it('keeps secrets encrypted at rest, answers them masked, and never writes them to the audit log', async () => {
+    const res = await save({ method: 'card', enabled: false, settings: { currency: 'USD' }, secrets: { secretKey: SECRET } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.secrets).toEqual({ secretKey: '••••9876', webhookSecret: null });
+    const row = await t.db.db.selectFrom('pay_configs').selectAll().where('method', '=', 'card').executeTakeFirstOrThrow();
+    expect(row.secrets).toMatch(/^v1\./);
+    expect(row.secrets).not.toContain('supersecret');
+    const listed = JSON.stringify((await call(t.app, 'GET', '/api/manage/pay-config', { token: admin })).body);
+    expect(listed).not.toContain('supersecret');
+    const audit = await t.db.db.selectFrom('audit_logs').selectAll().where('target', '=', 'pay-config:card').execute();
+    expect(audit).toHaveLength(1);
+    expect(JSON.stringify(audit)).not.toContain('supersecret');
+  });
+
+  it('an absent secret is kept, an empty one clears it', async () => {
+    await save({ method: 'card', enabled: false, settings: { currency: 'EUR' }, secrets: { webhookSecret: 'whsec_abcdefghijklmnop' } });
+    let cfg = (await call(t.app, 'GET', '/api/manage/pay-config', { token: admin })).body.data.methods.find((m: { method: string }) => m.method === 'card');
+    expect(cfg).toMatchObject({ settings: { currency: 'EUR' }, secrets: { secretKey: '••••9876', webhookSecret: '••••mnop' } });
+    await save({ method: 'card', enabled: false, secrets: { secretKey: '' } });
+    cfg = (await call(t.app, 'GET', '/api/manage/pay-config', { token: admin })).body.data.methods.find((m: { method: string }) => m.method === 'card');
+    expect(cfg.secrets).toEqual({ secretKey: null, webhookSecret: '••••mnop' });
+  });
+
+  it('refuses unknown fields and enabling an incomplete method, changing nothing', async () => {
+    const before = await t.db.db.selectFrom('pay_configs').selectAll().orderBy('method').execute();
+    const unknown = await save({ method: 'manual', enabled: true, settings: { instructionsEn: 'x', iban: 'DE00' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toContain('iban');
+    const incomplete = await save({ method: 'manual', enabled: true, settings: { instructionsEn: '  ' } }, 'zh');
+    expect(incomplete.status).toBe(400);
+    expect(incomplete.body).toMatchObject({ code: 'PAY_METHOD_INCOMPLETE', message: '請先填寫該支付方式的必填設定再啟用。' });
+    expect((await save({ method: 'bitcoin', enabled: true })).status).toBe(400);
+    expect(await t.db.db.selectFrom('pay_configs').selectAll().orderBy('method').execute()).toEqual(before);
+  });
+
+  it('turning a method off removes it from the buy page at once', async () => {
+    const { token } = await signedIn(t);
+    expect((await call(t.app, 'GET', '/api/pay/methods', { token })).body.data.methods).toContain('sandbox');
+    await save({ method: 'sandbox', enabled: false });
+    expect((await call(t.app, 'GET', '/api/pay/methods', { token })).body.data.methods).not.toContain('sandbox');
+    expect((await call(t.app, 'POST', '/api/buy/dynamic', { token, body: { goodsId: 1, payMethod: 'sandbox' } })).body.code).toBe('PAY_METHOD_UNAVAILABLE');
+    await save({ method: 'sandbox', enabled: true });
+  });
+
+  it('is for admins only', async () => {
+    const { token } = await signedIn(t);
+    expect((await call(t.app, 'GET', '/api/manage/pay-config', { token })).status).toBe(403);
+    expect((await call(t.app, 'POST', '/api/manage/pay-config', { token, body: { method: 'sandbox', enabled: true } })).status).toBe(403);
+  });
+});
+
+describe('the sandbox in production', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Production refuses test-only switches, so this app has no captcha answer and is driven directly.
+    t = await createTestApp('sqlite', { NODE_ENV: 'production', CAPTCHA_TEST_ANSWER: '' });
+    await seedCatalogue(t);
+  });
+  afterAll(() => t.close());
+
+  it('is never offered, even when its setting is on, and its page does not exist', async () => {
+    const service = new PayConfigService(t.db.db, t.clock, new AuditLog(t.clock), createProviders(), t.config.APP_SECRET, true);
+    expect(await service.enabledMethods()).not.toContain('sandbox');
+    expect((await service.list()).find((m) => m.method === 'sandbox')).toMatchObject({ enabled: true, available: false });
+    await expect(service.save({ method: 'sandbox', enabled: true, settings: {}, secrets: {} }, { id: 1, ip: null })).rejects.toMatchObject({ code: 'PAY_METHOD_UNAVAILABLE' });
+    const order = await t.app.inject({ method: 'GET', url: '/api/pay/sandbox/D20260101000000000001' });
+    expect(order.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,113 @@
+import type { CreateProxyAccountBody, ProxyAccountDto, UpdateProxyAccountBody } from '@resi/contract';
+import type { Kysely, Selectable } from 'kysely';
+import { isUniqueViolation } from '../../db/db-errors';
+import type { Database, ProxyAccountTable } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import { type Clock, iso } from '../../lib/clock';
+import type { SealedBox } from '../../lib/sealed-box';
+
+/** Enough for any customer's tooling; stops a script from filling the table. */
+export const MAX_PROXY_ACCOUNTS = 200;
+
+type Row = Selectable<ProxyAccountTable>;
+
+/** Rotating-residential sub-accounts (DESIGN §4): every query is scoped to the owner. */
+export class ProxyAccountService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly box: SealedBox,
+  ) {}
+
+  async list(userId: number): Promise<ProxyAccountDto[]> {
+    const rows = await this.live(userId).selectAll().orderBy('id').execute();
+    return rows.map((r) => this.toDto(r));
+  }
+
+  async get(userId: number, id: number): Promise<ProxyAccountDto> {
+    const row = await this.live(userId).selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND');
+    return this.toDto(row);
+  }
+
+  async create(userId: number, body: CreateProxyAccountBody): Promise<ProxyAccountDto> {
+    const { n } = await this.live(userId)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= MAX_PROXY_ACCOUNTS) throw new AppError('PROXY_ACCOUNT_LIMIT', { max: MAX_PROXY_ACCOUNTS });
+    const now = iso(this.clock.now());
+    try {
+      const row = await this.db
+        .insertInto('proxy_accounts')
+        .values({
+          user_id: userId,
+          username: body.username,
+          password_sealed: this.box.seal(body.password),
+          status: 'active',
+          limit_bytes: body.limitBytes ?? null,
+          remark: body.remark ?? null,
+          deleted_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return this.toDto(row);
+    } catch (err) {
+      // Usernames are proxy logins for everyone on the gateway: taken is taken, whoever holds it.
+      if (isUniqueViolation(err)) throw new AppError('PROXY_USERNAME_TAKEN');
+      throw err;
+    }
+  }
+
+  async update(userId: number, id: number, body: UpdateProxyAccountBody): Promise<ProxyAccountDto> {
+    const set: Partial<Row> = { updated_at: iso(this.clock.now()) };
+    if (body.password !== undefined) set.password_sealed = this.box.seal(body.password);
+    if (body.limitBytes !== undefined) set.limit_bytes = body.limitBytes;
+    if (body.remark !== undefined) set.remark = body.remark;
+    if (body.status !== undefined) set.status = body.status;
+    const row = await this.db
+      .updateTable('proxy_accounts')
+      .set(set)
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND');
+    return this.toDto(row);
+  }
+
+  /**
+   * Deleting keeps the row (marked deleted, disabled) so usage history stays whole; the username stays
+   * reserved so old usage rows never appear under a stranger's new account.
+   */
+  async remove(userId: number, id: number): Promise<void> {
+    const now = iso(this.clock.now());
+    const res = await this.db
+      .updateTable('proxy_accounts')
+      .set({ deleted_at: now, status: 'disabled', updated_at: now })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (res.numUpdatedRows !== 1n) throw new AppError('NOT_FOUND');
+  }
+
+  private live(userId: number) {
+    return this.db.selectFrom('proxy_accounts').where('user_id', '=', userId).where('deleted_at', 'is', null);
+  }
+
+  private toDto(r: Row): ProxyAccountDto {
+    return {
+      id: r.id,
+      username: r.username,
+      password: this.box.open(r.password_sealed),
+      status: r.status,
+      limitBytes: r.limit_bytes === null ? null : Number(r.limit_bytes),
+      usedBytes: Number(r.used_bytes),
+      remark: r.remark,
+      createdAt: r.created_at,
+    };
+  }
+}

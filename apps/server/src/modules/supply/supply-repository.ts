@@ -1,0 +1,124 @@
+import { type SupplySettings, type UpstreamBody, type UpstreamDto, supplySettings } from '@resi/contract';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, UpstreamTable } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import { type Clock, iso } from '../../lib/clock';
+import { type SealedBox, mask } from '../../lib/sealed-box';
+
+const SETTINGS_KEY = 'gateway.supply';
+
+/** An upstream ready for the gateway: its proxy URL with credentials, and its region tags. */
+export interface SupplyUpstream {
+  id: string;
+  url: string;
+  country: string | null;
+  state: string | null;
+  city: string | null;
+}
+
+type Row = Selectable<UpstreamTable>;
+
+/** Where rotating traffic exits (DESIGN §4 "upstream supply"): upstream proxies and the gateway's supply settings. */
+export class SupplyRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly box: SealedBox,
+  ) {}
+
+  async list(): Promise<UpstreamDto[]> {
+    const rows = await this.db.selectFrom('upstreams').selectAll().orderBy('id').execute();
+    return rows.map((r) => this.toDto(r));
+  }
+
+  async find(id: number, db: Kysely<Database> = this.db): Promise<Row | undefined> {
+    return db.selectFrom('upstreams').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async create(body: UpstreamBody, db: Kysely<Database> = this.db): Promise<UpstreamDto> {
+    const now = iso(this.clock.now());
+    const row = await db
+      .insertInto('upstreams')
+      .values({ ...this.columns(body, null), created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return this.toDto(row);
+  }
+
+  async update(id: number, body: UpstreamBody, db: Kysely<Database> = this.db): Promise<UpstreamDto> {
+    const before = await this.find(id, db);
+    if (!before) throw new AppError('NOT_FOUND');
+    const row = await db
+      .updateTable('upstreams')
+      .set({ ...this.columns(body, before.password_sealed), updated_at: iso(this.clock.now()) })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return this.toDto(row);
+  }
+
+  async remove(id: number, db: Kysely<Database> = this.db): Promise<Row> {
+    const row = await db.deleteFrom('upstreams').where('id', '=', id).returningAll().executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND');
+    return row;
+  }
+
+  async settings(): Promise<SupplySettings> {
+    const row = await this.db.selectFrom('settings').select('value').where('key', '=', SETTINGS_KEY).executeTakeFirst();
+    return supplySettings.parse(row ? JSON.parse(row.value) : {});
+  }
+
+  async saveSettings(s: SupplySettings, db: Kysely<Database> = this.db): Promise<void> {
+    const value = JSON.stringify(s);
+    const updated_at = iso(this.clock.now());
+    await db
+      .insertInto('settings')
+      .values({ key: SETTINGS_KEY, value, updated_at })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at }))
+      .execute();
+  }
+
+  /** The enabled upstreams as proxy URLs, for the gateway's exit chooser. */
+  async enabledUpstreams(): Promise<SupplyUpstream[]> {
+    const rows = await this.db.selectFrom('upstreams').selectAll().where('enabled', '=', 1).orderBy('id').execute();
+    return rows.map((r) => {
+      const url = new URL(`${r.protocol}://${r.host.includes(':') ? `[${r.host}]` : r.host}:${r.port}`);
+      if (r.username) url.username = encodeURIComponent(r.username);
+      if (r.password_sealed) url.password = encodeURIComponent(this.box.open(r.password_sealed));
+      return { id: `upstream-${r.id}`, url: url.toString().replace(/\/$/, ''), country: r.country, state: r.state, city: r.city };
+    });
+  }
+
+  private columns(b: UpstreamBody, sealed: string | null) {
+    // Absent password keeps the stored one, "" clears it (as with payment secrets).
+    const password_sealed = b.password === undefined ? sealed : b.password === '' ? null : this.box.seal(b.password);
+    return {
+      protocol: b.protocol,
+      host: b.host,
+      port: b.port,
+      username: b.username || null,
+      password_sealed,
+      country: b.country,
+      state: b.state,
+      city: b.city,
+      enabled: b.enabled ? 1 : 0,
+      remark: b.remark,
+    };
+  }
+
+  toDto(r: Row): UpstreamDto {
+    return {
+      id: r.id,
+      protocol: r.protocol,
+      host: r.host,
+      port: r.port,
+      username: r.username,
+      password: r.password_sealed ? mask(this.box.open(r.password_sealed)) : null,
+      country: r.country,
+      state: r.state,
+      city: r.city,
+      enabled: Boolean(r.enabled),
+      remark: r.remark,
+    };
+  }
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../../test/auth-flows';
+import { seedCatalogue, signedIn } from '../../../test/commerce';
+import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
+import { SupplyRepository } from './supply-repository';
+
+describe.each(DIALECTS)('upstream supply on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let repo: SupplyRepository;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = (await signedIn(t, 'admin')).token;
+    repo = new SupplyRepository(t.db.db, t.clock, new SealedBox(t.config.APP_SECRET, SEAL_LABELS.upstreamPassword));
+  });
+  afterAll(() => t.close());
+
+  it('keeps upstream passwords sealed, masked in answers and audit rows, usable by the gateway', async () => {
+    const body = { protocol: 'socks5', host: 'us1.supplier.test', port: 1080, username: 'buyer', password: 'p@ss:word/long', country: 'us', state: 'CA', city: null };
+    const created = await call(t.app, 'POST', '/api/manage/upstream', { token: admin, body });
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({ protocol: 'socks5', host: 'us1.supplier.test', port: 1080, country: 'US', state: 'ca', city: null, password: '••••long', enabled: true });
+    const id = created.body.data.id as number;
+    const raw = await t.db.db.selectFrom('upstreams').select('password_sealed').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(raw.password_sealed).not.toContain('word');
+    const audit = await t.db.db.selectFrom('audit_logs').selectAll().where('target', '=', `upstream:${id}`).execute();
+    expect(JSON.stringify(audit)).not.toContain('p@ss');
+
+    const [exit] = await repo.enabledUpstreams();
+    expect(exit).toEqual({ id: `upstream-${id}`, url: 'socks5://buyer:p%40ss%3Aword%2Flong@us1.supplier.test:1080', country: 'US', state: 'ca', city: null });
+    expect(decodeURIComponent(new URL(exit!.url).password)).toBe('p@ss:word/long');
+
+    // Saving without a password keeps it; disabling removes the upstream from the gateway's list.
+    const { password: _omit, ...rest } = body;
+    await call(t.app, 'PUT', `/api/manage/upstream/${id}`, { token: admin, body: { ...rest, enabled: false } });
+    expect(await repo.enabledUpstreams()).toEqual([]);
+    const again = await call(t.app, 'PUT', `/api/manage/upstream/${id}`, { token: admin, body: rest });
+    expect(again.body.data.password).toBe('••••long');
+    expect((await call(t.app, 'DELETE', `/api/manage/upstream/${id}`, { token: admin })).status).toBe(200);
+    expect((await call(t.app, 'DELETE', `/api/manage/upstream/${id}`, { token: admin })).status).toBe(404);
+  });
+
+  it('refuses bad upstreams with localized messages', async () => {
+    for (const body of [
+      { protocol: 'ftp', host: 'a', port: 1 },
+      { protocol: 'http', host: '', port: 80 },
+      { protocol: 'http', host: 'a.test', port: 70000 },
+      { protocol: 'http', host: 'a.test', port: 80, country: 'USA' },
+      { protocol: 'http', host: 'a.test', port: 80, weight: 3 },
+    ]) {
+      const res = await call(t.app, 'POST', '/api/manage/upstream', { token: admin, body, lang: 'zh-cn' });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.message).toMatch(/[\u4e00-\u9fff]/);
+    }
+  });
+
+  it('shows the provider template with its password masked and keeps it when saved back masked', async () => {
+    const template = 'http://cust-{country}-sid-{session}:TopSecret9@gate.supplier.test:7000';
+    const saved = await call(t.app, 'POST', '/api/manage/supply', { token: admin, body: { template, directEgress: false } });
+    expect(saved.body.data.template).toBe('http://cust-{country}-sid-{session}:****@gate.supplier.test:7000');
+    const shown = await call(t.app, 'GET', '/api/manage/supply', { token: admin });
+    expect(shown.body.data).toEqual({ template: 'http://cust-{country}-sid-{session}:****@gate.supplier.test:7000', directEgress: false });
+    await call(t.app, 'POST', '/api/manage/supply', { token: admin, body: { template: shown.body.data.template, directEgress: true } });
+    expect(await repo.settings()).toEqual({ template, directEgress: true });
+    const audit = await t.db.db.selectFrom('audit_logs').selectAll().where('target', '=', 'supply').execute();
+    expect(audit).toHaveLength(2);
+    expect(JSON.stringify(audit)).not.toContain('TopSecret9');
+  });
+
+  it('refuses a template the gateway could not use', async () => {
+    for (const template of ['ftp://u:p@h:1', 'http://u-{planet}:p@h:1', 'not a url {country}']) {
+      const res = await call(t.app, 'POST', '/api/manage/supply', { token: admin, body: { template, directEgress: false }, lang: 'zh' });
+      expect(res.status, template).toBe(400);
+      expect(res.body.message).toContain('供應商範本');
+    }
+  });
+
+  it('the embedded demo exits directly', async () => {
+    const demo = await createTestApp(dialect);
+    try {
+      await seedCatalogue(demo);
+      const r = new SupplyRepository(demo.db.db, demo.clock, new SealedBox(demo.config.APP_SECRET, SEAL_LABELS.upstreamPassword));
+      expect(await r.settings()).toEqual({ template: '', directEgress: true });
+    } finally {
+      await demo.close();
+    }
+  });
+
+  it('is for admins only', async () => {
+    const { token } = await signedIn(t);
+    expect((await call(t.app, 'GET', '/api/manage/upstream', { token })).status).toBe(403);
+    expect((await call(t.app, 'GET', '/api/manage/supply', { token })).status).toBe(403);
+    expect((await call(t.app, 'POST', '/api/manage/supply', { body: { template: '', directEgress: true } })).status).toBe(401);
+  });
+});

@@ -1,0 +1,114 @@
+import type { Lang } from '@resi/contract';
+import Stripe from 'stripe';
+import { AppError } from '../http/errors';
+import type { ProviderEvent } from '../modules/orders/fulfilment';
+import { orderItems } from '../modules/orders/order-dto';
+import { type MethodConfig, NotifyRejected, type NotifyReply, type PaymentProvider } from './provider';
+
+/** Stripe's own default: a signed webhook older than this many seconds is a replay, not a delivery. */
+export const WEBHOOK_TOLERANCE_S = 300;
+/**
+ * Stripe refuses a Checkout Session that expires less than 30 minutes after it is created (by its clock);
+ * one minute more absorbs the trip there. A payment in that last minute after the order expired goes
+ * to the admin's review list.
+ */
+export const SESSION_TTL_S = 31 * 60;
+const PAYING_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
+const ACK: NotifyReply = { status: 200, body: JSON.stringify({ received: true }), contentType: 'application/json' };
+const STRIPE_LOCALE: Record<Lang, 'en' | 'zh' | 'zh-TW'> = { en: 'en', 'zh-cn': 'zh', zh: 'zh-TW' };
+
+export interface CardOptions {
+  /** Test-only (config STRIPE_API_BASE): where the SDK sends API calls instead of Stripe, e.g. a local fake. */
+  apiBase?: string;
+}
+
+/** The currency Stripe charges in: the setting when given, else the order's own. */
+const chargeCurrency = (c: MethodConfig, orderCurrency: string) => (c.settings.currency?.trim() || orderCurrency).toUpperCase();
+
+/** Stripe Checkout (hosted card page) with signed webhooks. */
+export function createCardProvider(opts: CardOptions = {}): PaymentProvider {
+  let cached: { key: string; stripe: Stripe } | null = null;
+  const api = opts.apiBase ? new URL(opts.apiBase) : null;
+
+  const stripeFor = (secretKey: string): Stripe => {
+    if (cached?.key !== secretKey) {
+      const stripe = new Stripe(secretKey, {
+        maxNetworkRetries: 1,
+        timeout: 20_000,
+        telemetry: false,
+        ...(api ? { host: api.hostname, port: api.port || (api.protocol === 'http:' ? 80 : 443), protocol: api.protocol === 'http:' ? 'http' : 'https' } : {}),
+      });
+      cached = { key: secretKey, stripe };
+    }
+    return cached.stripe;
+  };
+
+  return {
+    method: 'card',
+    available: () => true,
+    configured: (c) => Boolean(c.secrets.secretKey?.trim() && c.secrets.webhookSecret?.trim()) && /^([A-Za-z]{3})?$/.test(c.settings.currency?.trim() ?? ''),
+
+    async start(order, ctx) {
+      const orderCurrency = order.pay_currency ?? order.currency;
+      // No exchange rates here: a Stripe account set to charge another currency cannot take this order.
+      if (chargeCurrency(ctx.config, orderCurrency) !== orderCurrency) throw new AppError('PAY_METHOD_CURRENCY', { currency: orderCurrency });
+      const base = ctx.publicUrl.replace(/\/+$/, '');
+      const item = orderItems(order)[0];
+      const session = await stripeFor(ctx.config.secrets.secretKey!).checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [
+            {
+              // Stripe's unit_amount is the currency's minor unit, the same unit the order keeps.
+              price_data: { currency: orderCurrency.toLowerCase(), unit_amount: Number(order.pay_amount), product_data: { name: item?.name[ctx.lang] ?? order.order_no } },
+              quantity: 1,
+            },
+          ],
+          client_reference_id: order.order_no,
+          metadata: { orderNo: order.order_no },
+          locale: STRIPE_LOCALE[ctx.lang],
+          success_url: `${base}/manage/center/rechargeDetails?orderNo=${encodeURIComponent(order.order_no)}`,
+          cancel_url: `${base}/manage/center/buy`,
+          expires_at: Math.floor(ctx.clock.now().getTime() / 1000) + SESSION_TTL_S,
+        },
+        // A retried create (network error) answers the same session instead of opening a second one.
+        { idempotencyKey: `checkout-${order.order_no}` },
+      );
+      if (!session.url) throw new Error(`Stripe answered session ${session.id} without a URL`);
+      return { payment: { type: 'redirect', url: session.url }, providerRef: session.id };
+    },
+
+    async verifyNotify(req, ctx) {
+      const secret = ctx.config.secrets.webhookSecret?.trim();
+      if (!secret) throw new NotifyRejected('card webhooks are not configured');
+      const header = req.headers['stripe-signature'];
+      if (typeof header !== 'string' || !header) throw new NotifyRejected('stripe-signature header missing');
+      let event: Stripe.Event;
+      try {
+        // Age is measured on our clock, so the tolerance holds in tests that move time.
+        event = await Stripe.webhooks.constructEventAsync(req.rawBody, header, secret, WEBHOOK_TOLERANCE_S, undefined, ctx.clock.now().getTime());
+      } catch (err) {
+        // The SDK's message names what failed (signature, timestamp, header); it never holds the secret.
+        throw new NotifyRejected(`stripe: ${String((err as Error).message).split('\n')[0]}`);
+      }
+      // Anything else Stripe sends this endpoint (refunds, disputes…) is acknowledged and ignored for now.
+      if (!PAYING_EVENTS.has(event.type)) return { events: [], reply: ACK };
+      const s = event.data.object as Stripe.Checkout.Session;
+      // `completed` with `unpaid` is a bank debit still on its way; async_payment_succeeded follows it.
+      if (s.payment_status !== 'paid') return { events: [], reply: ACK };
+      const ev: ProviderEvent = {
+        provider: 'card',
+        // The session, not the event: a session is paid at most once, so a replayed event and a second
+        // event about the same session (completed, then async_payment_succeeded) are one payment.
+        eventId: s.id,
+        orderNo: s.metadata?.orderNo ?? s.client_reference_id ?? null,
+        amount: s.amount_total ?? -1,
+        currency: (s.currency ?? '').toUpperCase(),
+        display: String(s.amount_total),
+        by: 'webhook',
+        payload: { eventId: event.id, type: event.type, paymentIntent: s.payment_intent, livemode: event.livemode },
+      };
+      return { events: [ev], reply: ACK };
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { type Config, loadConfig } from '../src/config';
+import { type Db, type Dialect, openDatabase } from '../src/db/database';
+import { migrateToLatest } from '../src/db/migrate';
+import { buildApp } from '../src/http/app';
+import { createMailer } from '../src/mail/mailer';
+import { TestClock } from './test-clock';
+
+/** Every data test runs once per dialect (Kysely's own test style). */
+export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
+
+/** CI points this at the machine's PostgreSQL; the default is the same local server. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export const CAPTCHA = '2468';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  clock: TestClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A fresh PostgreSQL database per test app, so files run in parallel without seeing each other's rows. */
+export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `resi_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestAppOptions {
+  /** Built web console to serve under /manage/ (config.webDist). */
+  webDist?: string;
+  /** Receives every log line of the app and the mailer (JSON), for tests about what is logged. */
+  log?: (line: string) => void;
+  /** Runs on the built app before `ready()`: the place to add test-only routes or hooks. */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'resi-test-'));
+  const pgDb = dialect === 'postgres' ? await createPgDatabase() : null;
+  const config = loadConfig(
+    {
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      CAPTCHA_TEST_ANSWER: CAPTCHA,
+      LOG_LEVEL: 'silent',
+      ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+      ...env,
+    },
+    opts.webDist ?? null,
+  );
+  const db = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
+  const clock = new TestClock();
+  const log = opts.log;
+  // As in main.ts: the mailer logs through the app's logger.
+  const mailLog = log ? ({ info: (o: object, m: string) => app?.log.info(o, m) } as never) : silentLog;
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir, log: mailLog });
+  let app: FastifyInstance | undefined;
+  const close = async () => {
+    await app?.close();
+    mailer.close();
+    await db.db.destroy();
+    await pgDb?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await migrateToLatest(db.db);
+    const logger = log ? { level: 'trace', stream: { write: (line: string) => log(line) } } : false;
+    app = await buildApp({ config, db, mailer, clock, logger });
+    await opts.beforeReady?.(app);
+    await app.ready();
+  } catch (err) {
+    // A test that expects the app not to start must not leak its database and directory.
+    await close().catch(() => undefined);
+    throw err;
+  }
+  return { app, db, clock, config, close };
+}
+
+const silentLog = { info: () => undefined } as never;

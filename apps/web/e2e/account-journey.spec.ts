@@ -1,0 +1,153 @@
+import { expect, test } from '@playwright/test';
+import { E2E } from './e2e-env';
+import { apiLogin, keepScreenshot, requestMailCode } from './helpers';
+
+// One customer's whole first visit, in order: the steps share the account they create.
+test.describe.configure({ mode: 'serial' });
+
+const email = `journey-${Date.now()}@e2e.test`;
+const firstPassword = 'FirstPass123';
+const secondPassword = 'SecondPass456';
+
+test('a guarded page without a session sends the visitor to login with a timestamp', async ({ page }) => {
+  const before = Date.now();
+  await page.goto('/manage/center/buy');
+  await expect(page).toHaveURL(/\/manage\/user\/login\?t=\d+$/);
+  const t = Number(new URL(page.url()).searchParams.get('t'));
+  expect(t).toBeGreaterThanOrEqual(before);
+  expect(t).toBeLessThanOrEqual(Date.now());
+  await expect(page).toHaveTitle('Resi Console - Login');
+  await expect(page.getByTestId('tagline')).toHaveText('Global high-quality IP proxy service');
+});
+
+test('register with the mailed code; the channel from the link reaches the stored user', async ({ page, request }) => {
+  await page.goto('/manage/user/register?hz=spring-promo');
+  await expect(page).toHaveTitle('Resi Console - Register');
+  const form = page.getByTestId('register-form');
+  await form.getByLabel('Email', { exact: true }).fill(email);
+  await form.getByLabel('Password', { exact: true }).fill(firstPassword);
+  await form.getByLabel('Confirm password').fill(firstPassword);
+  await requestMailCode(page, 'register-form', email);
+
+  // Without the agreement ticked nothing is sent.
+  await page.getByTestId('register-submit').click();
+  await expect(form.getByText('Please agree to the user service agreement')).toBeVisible();
+  await page.getByTestId('agree').click();
+  await page.getByTestId('register-submit').click();
+
+  await expect(page).toHaveURL(/\/manage\/center$/);
+  await expect(page).toHaveTitle('Resi Console - Account Home');
+  await expect(page.getByTestId('welcome-email')).toHaveText(email);
+  expect(await page.evaluate(() => sessionStorage.getItem('channel_key'))).toBe('hz');
+
+  const adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
+  const res = await request.get(`/api/manage/user?email=${encodeURIComponent(email)}`, { headers: { Authorization: `Bearer ${adminToken}` } });
+  expect(res.ok()).toBe(true);
+  const { data } = (await res.json()) as { data: { items: { email: string; channelKey: string | null; channelValue: string | null }[] } };
+  expect(data.items).toHaveLength(1);
+  expect(data.items[0]).toMatchObject({ email, channelKey: 'hz', channelValue: 'spring-promo' });
+});
+
+test('log in, switch to Simplified and Traditional Chinese, change the password, log out', async ({ page }) => {
+  await page.goto('/manage/user/login');
+  const login = page.getByTestId('login-form');
+  await login.getByLabel('Email or account').fill(email);
+  await login.getByLabel('Password').fill(firstPassword);
+  await login.locator('.captcha-input input').fill(E2E.captcha);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/manage\/center$/);
+
+  // A guarded page, reached through the side menu.
+  await page.getByTestId('side-menu').getByText('Package Purchase').click();
+  await expect(page).toHaveURL(/\/manage\/center\/buy$/);
+  await expect(page).toHaveTitle('Resi Console - Package Purchase');
+
+  await page.goto('/manage/center/buy?lang=zh-cn');
+  await expect(page).toHaveTitle('Resi Console - 套餐购买');
+  await expect(page.getByTestId('side-menu')).toContainText('获取代理');
+  expect(await page.evaluate(() => sessionStorage.getItem('lang'))).toBe('zh-cn');
+  await expect(page.locator('html')).toHaveAttribute('lang', /zh/i);
+
+  await page.goto('/manage/center/buy?lang=zh');
+  await expect(page).toHaveTitle('Resi Console - 套餐購買');
+  await expect(page.getByTestId('side-menu')).toContainText('獲取代理');
+
+  await page.goto('/manage/center?lang=en');
+  await expect(page).toHaveTitle('Resi Console - Account Home');
+  await expect(page.getByTestId('welcome-email')).toHaveText(email);
+
+  // Personal info through the side menu. (The header dropdown's items sometimes ignore a click made by
+  // Playwright during its opening animation; tracked in the closing note, not papered over here.)
+  await page.getByTestId('side-menu').getByText('Personal Center').click();
+  await expect(page).toHaveURL(/\/manage\/user\/personal$/);
+  await expect(page).toHaveTitle('Resi Console - Personal info');
+  await expect(page.getByTestId('profile-card')).toContainText(email);
+  await expect(page.getByTestId('invite-link')).toHaveValue(/\/manage\/user\/register\?/);
+
+  const change = page.getByTestId('change-password-form');
+  await change.getByLabel('Current password').fill(firstPassword);
+  await change.getByLabel('New password', { exact: true }).fill(secondPassword);
+  await change.getByLabel('Confirm new password').fill(secondPassword);
+  await requestMailCode(page, 'change-password-form', email);
+  await page.getByTestId('change-password-submit').click();
+  await expect(page.getByText('Your password was changed')).toBeVisible();
+
+  await page.getByTestId('logout').click();
+  await expect(page).toHaveURL(/\/manage\/user\/login/);
+  expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
+
+  // The old password no longer works; the new one does.
+  await login.getByLabel('Email or account').fill(email);
+  await login.getByLabel('Password').fill(firstPassword);
+  await login.locator('.captcha-input input').fill(E2E.captcha);
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByText('Wrong account or password')).toBeVisible();
+  await expect(page).toHaveURL(/\/manage\/user\/login/);
+
+  await login.getByLabel('Password').fill(secondPassword);
+  await login.locator('.captcha-input input').fill(E2E.captcha);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/manage\/center$/);
+});
+
+test('a token the server refuses ends the session and returns to login', async ({ page }) => {
+  await page.goto('/manage/user/login');
+  await page.evaluate(() => {
+    sessionStorage.setItem('token', 'not-a-real-token');
+    sessionStorage.setItem('userInfo', JSON.stringify({ email: 'ghost@e2e.test' }));
+  });
+  await page.goto('/manage/center/proxy');
+  await expect(page).toHaveURL(/\/manage\/user\/login/, { timeout: 10_000 });
+  // The router goes to login at once and the 401 handler reloads the page there 400 ms later (spec §4):
+  // storage is read between those navigations, so a read cut short by the reload is simply repeated.
+  const stored = (key: string) => expect.poll(() => page.evaluate((k) => sessionStorage.getItem(k), key).catch(() => 'navigating'));
+  await stored('token').toBeNull();
+  await stored('userInfo').toBeNull();
+});
+
+test('the token query parameter starts a session and leaves the address bar', async ({ page, request }) => {
+  const token = await apiLogin(request, email, secondPassword);
+  await page.goto(`/manage/center?token=${token}`);
+  await expect(page).toHaveURL(/\/manage\/center$/);
+  await expect(page.getByTestId('welcome-email')).toHaveText(email);
+  expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBe(token);
+});
+
+test('screenshots of login, register and personal info in three languages', async ({ page, request }) => {
+  const token = await apiLogin(request, email, secondPassword);
+  for (const lang of ['en', 'zh-cn', 'zh'] as const) {
+    await page.goto(`/manage/user/login?lang=${lang}`);
+    await expect(page.getByTestId('login-form')).toBeVisible();
+    await expect(page.getByTestId('captcha-image').locator('img')).toBeVisible();
+    await keepScreenshot(page, `login-${lang}`);
+
+    await page.goto(`/manage/user/register?lang=${lang}`);
+    await expect(page.getByTestId('register-form')).toBeVisible();
+    await expect(page.getByTestId('captcha-image').locator('img')).toBeVisible();
+    await keepScreenshot(page, `register-${lang}`);
+
+    await page.goto(`/manage/user/personal?lang=${lang}&token=${token}`);
+    await expect(page.getByTestId('profile-card')).toContainText(email);
+    await keepScreenshot(page, `personal-${lang}`);
+  }
+});

@@ -1,0 +1,46 @@
+import { type APIRequestContext, type Page, expect } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { E2E } from './e2e-env';
+import { codeFromOutbox } from './outbox';
+
+/** Fills the picture code, presses "send code" and types the code the server mailed to `email`. */
+export async function requestMailCode(page: Page, form: string, email: string): Promise<void> {
+  const scope = page.getByTestId(form);
+  await scope.locator('.captcha-input input').fill(E2E.captcha);
+  const sentAfter = Date.now() - 1;
+  await scope.getByTestId('send-code').click();
+  const code = await codeFromOutbox(email, sentAfter);
+  await scope.locator('input[autocomplete="one-time-code"]').fill(code);
+}
+
+/** Logs in through the API (captcha answer fixed by CAPTCHA_TEST_ANSWER) and returns the bearer token. */
+export async function apiLogin(request: APIRequestContext, account: string, password: string): Promise<string> {
+  const captcha = await request.get('/api/captcha');
+  expect(captcha.ok()).toBe(true);
+  const { data } = (await captcha.json()) as { data: { id: string } };
+  const res = await request.post('/api/login', { data: { account, password, captchaId: data.id, captcha: E2E.captcha } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** Registers a customer through the API with the code mailed to the outbox; returns the session token. */
+export async function apiRegister(request: APIRequestContext, email: string, password: string): Promise<string> {
+  const captcha = await request.get('/api/captcha');
+  const { data } = (await captcha.json()) as { data: { id: string } };
+  const sentAfter = Date.now() - 1;
+  const sent = await request.post('/api/send-mail-code', { data: { email, purpose: 'register', captchaId: data.id, captcha: E2E.captcha } });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  const code = await codeFromOutbox(email, sentAfter);
+  const res = await request.post('/api/register', { data: { email, password, code, agree: true } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** Full-page screenshot kept as a test artefact under artifacts/screenshots. */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(E2E.screenshots, { recursive: true });
+  await page.screenshot({ path: path.join(E2E.screenshots, `${name}.png`), fullPage: true });
+}
+
+export const LANGS = ['en', 'zh-cn', 'zh'] as const;

@@ -1,0 +1,106 @@
+import { expect, test, type Page } from '@playwright/test';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { E2E } from './e2e-env';
+import { apiLogin, apiRegister, keepScreenshot, LANGS } from './helpers';
+
+// Rotating residential end to end: a customer with traffic creates a proxy account, copies a curl line from
+// Get Proxy, that exact line fetches the local origin through the real gateway, and the usage chart shows it.
+test.describe.configure({ mode: 'serial' });
+
+const run = promisify(execFile);
+const email = `proxies-${Date.now()}@e2e.test`;
+const password = 'ProxyPass123';
+const proxyUser = `e2e_${Date.now().toString(36)}`;
+const GB = 1024 ** 3;
+let customerToken = '';
+let curlLine = '';
+
+async function usageTotal(page: Page): Promise<string> {
+  return (await page.getByTestId('usage-total').locator('.ant-statistic-content').innerText()).trim();
+}
+
+test.beforeAll(async ({ request }) => {
+  customerToken = await apiRegister(request, email, password);
+  const me = await request.get('/api/user', { headers: { Authorization: `Bearer ${customerToken}` } });
+  const userId = ((await me.json()) as { data: { id: number } }).data.id;
+  const adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
+  const res = await request.post('/api/manage/recharge', {
+    headers: { Authorization: `Bearer ${adminToken}` },
+    data: { userId, bytes: 3 * GB, validityDays: 30, note: 'e2e proxies' },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+});
+
+test('without a proxy account, Get Proxy leads to Rotating Residential, where the customer creates one', async ({ page }) => {
+  await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
+  await expect(page).toHaveTitle('Resi Console - Get Proxy');
+  await expect(page.getByTestId('no-accounts')).toContainText('You have no proxy account yet');
+  await page.getByTestId('no-accounts-create').click();
+  await expect(page).toHaveURL(/\/manage\/center\/rotatingResidential$/);
+  await expect(page.getByTestId('balance-value')).toContainText('3 GB');
+
+  await page.getByTestId('add-account').click();
+  // The contract's username rule is checked before anything is sent.
+  await page.getByTestId('account-username').fill('No!');
+  await page.getByTestId('account-submit').click();
+  await expect(page.locator('.ant-form-item-explain-error').first()).toContainText('4 to 32 lower-case letters');
+  await page.getByTestId('account-username').fill(proxyUser);
+  await page.getByTestId('account-limit').fill('1.5');
+  await page.getByTestId('account-remark').fill('e2e');
+  await page.getByTestId('account-submit').click();
+
+  const row = page.locator('.ant-table-row', { hasText: proxyUser });
+  await expect(row).toContainText('0 B of 1.5 GB');
+  await expect(row).toContainText('e2e');
+  await expect(row.getByTestId('account-status')).toHaveAttribute('aria-checked', 'true');
+});
+
+test('Get Proxy builds a curl line that works through the gateway, and the usage chart shows the traffic', async ({ page }) => {
+  await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
+  await expect(page.getByTestId('settings-account')).toContainText(proxyUser);
+  await page.getByTestId('settings-format').click();
+  await page.locator('.ant-select-item-option', { hasText: 'curl command' }).click();
+  await page.getByTestId('settings-count').fill('2');
+  const lines = page.getByTestId('proxy-lines');
+  await expect(lines).toContainText(`curl -x http://${proxyUser}:`);
+  const shown = (await lines.innerText()).trim().split('\n');
+  expect(shown).toHaveLength(2);
+  curlLine = shown[0] ?? '';
+  expect(curlLine).toMatch(new RegExp(`^curl -x http://${proxyUser}:[A-Za-z0-9]+@[^:]+:${E2E.gatewayHttpPort} http://127\\.0\\.0\\.1:${E2E.originPort}/$`));
+
+  // The line exactly as shown, split into curl's arguments; -f fails on a proxy error status.
+  const [command, ...args] = curlLine.split(' ');
+  expect(command).toBe('curl');
+  const { stdout } = await run('curl', ['-sSf', '--max-time', '10', ...args]);
+  expect(stdout).toContain('resi e2e origin');
+
+  // Usage is flushed to the store every few seconds: refresh until it shows up (≤ 10 s).
+  await page.goto('/manage/center/rotatingResidential');
+  await expect(page.getByTestId('usage-total')).toBeVisible();
+  await expect
+    .poll(
+      async () => {
+        await page.getByTestId('usage-refresh').click();
+        return usageTotal(page);
+      },
+      { timeout: 10_000, intervals: [1_000] },
+    )
+    .not.toBe('0 B');
+  await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await expect(page.getByTestId('usage-by-account')).toContainText(proxyUser);
+  await expect(page.locator('.ant-table-row', { hasText: proxyUser }).getByTestId('account-usage')).not.toContainText('0 B of');
+});
+
+test('screenshots of Rotating Residential and Get Proxy in three languages', async ({ page }) => {
+  for (const lang of LANGS) {
+    await page.goto(`/manage/center/rotatingResidential?lang=${lang}&token=${customerToken}`);
+    await expect(page.locator('.ant-table-row', { hasText: proxyUser })).toBeVisible();
+    await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+    await keepScreenshot(page, `rotating-residential-${lang}`);
+
+    await page.goto(`/manage/center/proxy?lang=${lang}`);
+    await expect(page.getByTestId('proxy-lines')).toContainText(proxyUser);
+    await keepScreenshot(page, `get-proxy-${lang}`);
+  }
+});

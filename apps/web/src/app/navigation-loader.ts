@@ -1,0 +1,68 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { replace, type LoaderFunction } from 'react-router';
+import { currentUserKey, reloadCurrentUser } from '@/api/get-current-user';
+import { ApiError } from '@/lib/api-client';
+import { ROUTER_BASENAME } from '@/lib/constants';
+import { setLanguage } from '@/lib/i18n';
+import { loginRedirect, resolveNavigation, stripBasename, type NavigationDecision } from '@/lib/navigation';
+import { storage } from '@/lib/storage';
+
+/*
+ * Spec §2 navigation rules, applied on every navigation: the root route's loader runs for each one
+ * (shouldRevalidate always true), decides with the pure resolveNavigation() and applies the result.
+ */
+
+export interface NavigationDeps {
+  queryClient: QueryClient;
+  /** Called when a background user reload finds the session gone (navigate to login). */
+  onSessionLost: () => void;
+  now?: () => number;
+}
+
+/** Stores what the URL carried: language (and switches to it), channel, token. */
+export function applyNavigationDecision(decision: NavigationDecision): void {
+  if (decision.lang) setLanguage(decision.lang);
+  if (decision.channel) storage.setChannel(decision.channel);
+  if (decision.storeToken) storage.setToken(decision.storeToken);
+}
+
+export function createNavigationLoader(deps: NavigationDeps): LoaderFunction {
+  const now = deps.now ?? Date.now;
+  const sessionLost = () => {
+    storage.clearSession();
+    deps.queryClient.removeQueries({ queryKey: currentUserKey });
+  };
+  return async ({ request }) => {
+    const url = new URL(request.url);
+    const decision = resolveNavigation({
+      pathname: stripBasename(url.pathname, ROUTER_BASENAME),
+      search: url.search,
+      storedToken: storage.getToken(),
+      now: now(),
+    });
+    applyNavigationDecision(decision);
+    if (decision.redirectTo) throw replace(decision.redirectTo);
+
+    if (decision.reloadUser) {
+      const known = storage.getUserInfo() !== null;
+      const reload = reloadCurrentUser(deps.queryClient);
+      if (!known) {
+        // Nothing to show the layout with yet (fresh token): wait for the user.
+        try {
+          await reload;
+        } catch {
+          sessionLost();
+          throw replace(loginRedirect(now()));
+        }
+      } else {
+        reload.catch((error: unknown) => {
+          // Cancelled because the page is being left: not a verdict on the session.
+          if (error instanceof ApiError && error.code === 'ABORTED') return;
+          sessionLost();
+          deps.onSessionLost();
+        });
+      }
+    }
+    return null;
+  };
+}

@@ -1,0 +1,50 @@
+import { Activity, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useOutlet } from 'react-router';
+import { useSite } from '@/api/get-site';
+import { PageLoading } from '@/components/page-loading';
+import { documentTitle } from '@/lib/navigation';
+import { appRoutes, findRoute } from './routes';
+
+const keepAliveRoutes = appRoutes.filter((route) => route.keepAlive);
+
+/**
+ * The root view only hosts the routed page (spec §2). Keep-alive routes (the error page) stay mounted,
+ * hidden with <Activity>, once visited; every other page unmounts when navigated away from.
+ */
+export function RootView() {
+  const location = useLocation();
+  const outlet = useOutlet();
+  const current = findRoute(location.pathname);
+  const [visited, setVisited] = useState<readonly string[]>([]);
+  if (current?.keepAlive && !visited.includes(current.path)) setVisited([...visited, current.path]);
+
+  useDocumentTitle(current?.title);
+
+  return (
+    <>
+      {keepAliveRoutes
+        .filter((route) => visited.includes(route.path) || route === current)
+        .map((route) => {
+          const Page = route.page;
+          return (
+            <Activity key={route.path} mode={route === current ? 'visible' : 'hidden'}>
+              <Suspense fallback={<PageLoading full />}>
+                <Page />
+              </Suspense>
+            </Activity>
+          );
+        })}
+      {current?.keepAlive ? null : outlet}
+    </>
+  );
+}
+
+/** `<product name> - <route title>` in the current language (spec §2 rule 3). */
+function useDocumentTitle(titleKey: string | undefined) {
+  const { t, i18n } = useTranslation();
+  const { appName } = useSite();
+  useEffect(() => {
+    document.title = documentTitle(appName, titleKey ? t(titleKey) : null);
+  }, [appName, titleKey, t, i18n.language]);
+}

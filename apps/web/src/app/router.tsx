@@ -1,0 +1,67 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { lazy } from 'react';
+import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
+import { PageLoading } from '@/components/page-loading';
+import { HOME_PATH, ROUTER_BASENAME } from '@/lib/constants';
+import { loginRedirect } from '@/lib/navigation';
+import { AppLayout } from './layout/app-layout';
+import { createNavigationLoader, type NavigationDeps } from './navigation-loader';
+import { RouteError } from './pages/route-error';
+import { RootView } from './root-view';
+import { RoutePage } from './route-page';
+import { appRoutes } from './routes';
+
+const NotFound = lazy(() => import('./pages/not-found'));
+
+/** `/` → `/center`, keeping the query (lang, channel…). */
+function RedirectHome() {
+  const { search } = useLocation();
+  return <Navigate to={`${HOME_PATH}${search}`} replace />;
+}
+
+/** Router objects from the route table: layout children, then the public pages outside the layout. */
+export function buildRouteObjects(): RouteObject[] {
+  const toObject = (route: (typeof appRoutes)[number]): RouteObject => ({
+    path: route.path,
+    // Kept-alive pages are rendered by RootView so they survive navigation.
+    element: route.keepAlive ? null : <RoutePage route={route} />,
+    handle: { name: route.name },
+  });
+  return [
+    { index: true, element: <RedirectHome /> },
+    {
+      element: <AppLayout />,
+      children: [
+        ...appRoutes.filter((r) => r.layout).map(toObject),
+        { path: '*', element: <NotFound /> },
+      ],
+    },
+    ...appRoutes.filter((r) => !r.layout).map(toObject),
+  ];
+}
+
+/** The whole tree: a root route whose loader applies the navigation rules, over the table's routes. */
+export function appRouteTree(deps: NavigationDeps): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      path: '/',
+      loader: createNavigationLoader(deps),
+      // Every navigation runs the navigation rules, not only those that change params.
+      shouldRevalidate: () => true,
+      element: <RootView />,
+      errorElement: <RouteError />,
+      hydrateFallbackElement: <PageLoading full />,
+      children: buildRouteObjects(),
+    },
+  ];
+}
+
+export function createAppRouter(queryClient: QueryClient) {
+  let router: ReturnType<typeof createBrowserRouter> | null = null;
+  router = createBrowserRouter(
+    appRouteTree({ queryClient, onSessionLost: () => void router?.navigate(loginRedirect(Date.now()), { replace: true }) }),
+    { basename: ROUTER_BASENAME },
+  );
+  return router;
+}

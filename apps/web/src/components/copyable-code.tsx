@@ -1,0 +1,12 @@
+import { Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+/** An order number (or provider reference) in the tables: monospace, one click to copy. */
+export function CopyableCode({ value }: { value: string }) {
+  const { t } = useTranslation();
+  return (
+    <Typography.Text copyable={{ tooltips: [t('commerce.copy'), t('commerce.copied')] }} className="mono">
+      {value}
+    </Typography.Text>
+  );
+}

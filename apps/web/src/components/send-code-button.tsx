@@ -1,0 +1,41 @@
+import { Button } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export interface SendCodeButtonProps {
+  /** Sends the code; resolves to the seconds before another may be sent, or null when nothing was sent. */
+  onSend: () => Promise<number | null>;
+  disabled?: boolean;
+}
+
+/** "Send code" → "Sending…" while busy → "Resend in 60 s" countdown. */
+export function SendCodeButton({ onSend, disabled }: SendCodeButtonProps) {
+  const { t } = useTranslation();
+  const [sending, setSending] = useState(false);
+  const [left, setLeft] = useState(0);
+
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = setTimeout(() => setLeft((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left]);
+
+  const click = async () => {
+    setSending(true);
+    try {
+      const wait = await onSend();
+      if (wait && wait > 0) setLeft(Math.ceil(wait));
+    } catch {
+      // The API client's error is already shown as a toast; form validation errors show on the fields.
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const label = sending ? t('common.mailCode.sending') : left > 0 ? t('common.mailCode.resendIn', { seconds: left }) : t('common.mailCode.send');
+  return (
+    <Button size="large" onClick={() => void click()} loading={sending} disabled={disabled || left > 0} className="send-code-button" data-testid="send-code">
+      {label}
+    </Button>
+  );
+}

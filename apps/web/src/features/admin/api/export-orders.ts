@@ -1,0 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
+import { openExport } from '@/lib/api-client';
+import type { OrderFilters } from './get-orders';
+
+/** CSV of every order matching the filters: GET /api/manage/order?<filters>&token=<ticket> in a new tab (spec §7). */
+export function exportOrders(filters: OrderFilters): Promise<void> {
+  return openExport('/manage/order', { ...filters });
+}
+
+export function useExportOrders() {
+  return useMutation({ mutationFn: exportOrders });
+}

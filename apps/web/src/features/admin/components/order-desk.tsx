@@ -1,0 +1,224 @@
+import { CheckCircleOutlined, DownloadOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import {
+  normalizeLang,
+  ORDER_KINDS,
+  ORDER_STATUSES,
+  PAY_METHODS,
+  type AdminOrderDto,
+  type OrderKind,
+  type OrderStatus,
+  type PayMethod,
+} from '@resi/contract';
+import { App, Button, DatePicker, Descriptions, Form, Input, Select, Space, Table } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CopyableCode } from '@/components/copyable-code';
+import { OrderItems } from '@/components/order-items';
+import { OrderStatusTag } from '@/components/order-status-tag';
+import { OrderTimes } from '@/components/order-times';
+import { PayMethodLabel } from '@/components/pay-method-label';
+import { dateRangeQuery, formatDateTime, formatMoney } from '@/lib/format';
+import { optionalText } from '@/lib/form-rules';
+import { notify } from '@/lib/notify';
+import { useExportOrders } from '../api/export-orders';
+import { useOrders, type OrderFilters } from '../api/get-orders';
+import { useVerifyOrder } from '../api/verify-order';
+import { RechargeModal } from './recharge-modal';
+
+interface FilterValues {
+  status?: OrderStatus;
+  kind?: OrderKind;
+  payMethod?: PayMethod;
+  email?: string;
+  orderNo?: string;
+  range?: [Dayjs | null, Dayjs | null] | null;
+}
+
+/** The filter form as the list's query (empty text left out). */
+export function orderFilters(values: FilterValues): OrderFilters {
+  return {
+    status: values.status,
+    kind: values.kind,
+    payMethod: values.payMethod,
+    email: optionalText(values.email),
+    orderNo: optionalText(values.orderNo),
+    ...dateRangeQuery(values.range),
+  };
+}
+
+/** Pending orders, and expired ones whose money arrived late (the server accepts both), can be verified by hand. */
+export function canVerify(order: Pick<AdminOrderDto, 'status' | 'kind'>): boolean {
+  return order.kind !== 'manual-recharge' && (order.status === 'pending' || order.status === 'expired');
+}
+
+/** All orders with filters and server paging; verify a pending one; recharge by hand; export as CSV. */
+export function OrderDesk() {
+  const { t, i18n } = useTranslation();
+  const lang = normalizeLang(i18n.language);
+  const { modal } = App.useApp();
+  const [form] = Form.useForm<FilterValues>();
+  const [filters, setFilters] = useState<OrderFilters>({});
+  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const [recharging, setRecharging] = useState(false);
+  const orders = useOrders({ ...filters, ...paging });
+  const verify = useVerifyOrder();
+  const exporter = useExportOrders();
+
+  const apply = (values: FilterValues) => {
+    setFilters(orderFilters(values));
+    setPaging({ ...paging, page: 1 });
+  };
+
+  const confirmVerify = (order: AdminOrderDto) => {
+    modal.confirm({
+      title: t('admin.orders.verify.title'),
+      content: t('admin.orders.verify.content', { orderNo: order.orderNo, email: order.userEmail, amount: formatMoney(order.amount, order.currency, lang) }),
+      okText: t('admin.orders.verify.ok'),
+      cancelText: t('admin.cancel'),
+      onOk: () =>
+        verify
+          .mutateAsync(order.orderNo)
+          .then((res) => notify.success(res.message || t('admin.orders.verify.done')))
+          .catch(() => undefined),
+    });
+  };
+
+  return (
+    <div data-testid="order-desk">
+      <Form<FilterValues> form={form} layout="inline" onFinish={apply} className="filter-form">
+        <Form.Item name="email">
+          <Input allowClear placeholder={t('admin.orders.filters.email')} className="filter-input" data-testid="filter-email" />
+        </Form.Item>
+        <Form.Item name="orderNo">
+          <Input allowClear placeholder={t('admin.orders.filters.orderNo')} className="filter-input" data-testid="filter-order-no" />
+        </Form.Item>
+        <Form.Item name="status">
+          <Select<OrderStatus>
+            allowClear
+            placeholder={t('admin.orders.filters.status')}
+            options={ORDER_STATUSES.map((s) => ({ value: s, label: t(`commerce.orderStatus.${s}`) }))}
+            className="filter-select"
+          />
+        </Form.Item>
+        <Form.Item name="kind">
+          <Select<OrderKind>
+            allowClear
+            placeholder={t('admin.orders.filters.kind')}
+            options={ORDER_KINDS.map((k) => ({ value: k, label: t(`commerce.orderKind.${k}`) }))}
+            className="filter-select"
+          />
+        </Form.Item>
+        <Form.Item name="payMethod">
+          <Select<PayMethod>
+            allowClear
+            placeholder={t('admin.orders.filters.method')}
+            options={PAY_METHODS.map((m) => ({ value: m, label: t(`commerce.payMethod.${m}`) }))}
+            className="filter-select"
+          />
+        </Form.Item>
+        <Form.Item name="range">
+          <DatePicker.RangePicker allowEmpty={[true, true]} />
+        </Form.Item>
+        <Form.Item>
+          <Space>
+            <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="orders-search">
+              {t('admin.search')}
+            </Button>
+            <Button
+              onClick={() => {
+                form.resetFields();
+                apply({});
+              }}
+            >
+              {t('commerce.filters.reset')}
+            </Button>
+          </Space>
+        </Form.Item>
+      </Form>
+      <div className="table-toolbar table-toolbar--end">
+        <Space wrap>
+          <Button icon={<DownloadOutlined />} loading={exporter.isPending} onClick={() => exporter.mutate(filters)} data-testid="orders-export">
+            {t('admin.orders.export')}
+          </Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setRecharging(true)} data-testid="open-recharge">
+            {t('admin.recharge.open')}
+          </Button>
+        </Space>
+      </div>
+      <Table<AdminOrderDto>
+        rowKey="orderNo"
+        loading={orders.isFetching}
+        dataSource={orders.data?.items ?? []}
+        scroll={{ x: 'max-content' }}
+        pagination={{
+          current: paging.page,
+          pageSize: paging.pageSize,
+          total: orders.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('commerce.total', { total }),
+        }}
+        onChange={(p) => setPaging({ page: p.current ?? 1, pageSize: p.pageSize ?? paging.pageSize })}
+        expandable={{
+          expandedRowRender: (order) => (
+            <Descriptions
+              size="small"
+              column={{ xs: 1, md: 2, xl: 3 }}
+              items={[
+                { key: 'providerRef', label: t('admin.orders.columns.providerRef'), children: order.providerRef ?? t('commerce.none') },
+                { key: 'paidBy', label: t('admin.orders.columns.paidBy'), children: order.paidBy ? t(`commerce.paidBy.${order.paidBy}`) : t('commerce.none') },
+                { key: 'expiresAt', label: t('admin.orders.columns.expiresAt'), children: formatDateTime(order.expiresAt) },
+                { key: 'note', label: t('admin.orders.columns.note'), children: order.note ?? t('commerce.none') },
+              ]}
+            />
+          ),
+        }}
+        columns={[
+          {
+            title: t('admin.orders.columns.orderNo'),
+            dataIndex: 'orderNo',
+            className: 'nowrap',
+            render: (v: string) => <CopyableCode value={v} />,
+          },
+          {
+            title: t('admin.orders.columns.user'),
+            key: 'user',
+            render: (_v, o) => (
+              <div className="cell-user">
+                <span>{o.userEmail}</span>
+                <span className="muted">#{o.userId}</span>
+              </div>
+            ),
+          },
+          { title: t('admin.orders.columns.item'), key: 'item', render: (_v, o) => <OrderItems order={o} /> },
+          {
+            title: t('admin.orders.columns.payment'),
+            key: 'payment',
+            className: 'nowrap',
+            render: (_v, o) => (
+              <div className="cell-payment">
+                <span className="cell-payment__amount">{o.kind === 'manual-recharge' ? t('commerce.none') : formatMoney(o.amount, o.currency, lang)}</span>
+                <PayMethodLabel method={o.payMethod} showDemo={false} />
+              </div>
+            ),
+          },
+          { title: t('admin.orders.columns.status'), dataIndex: 'status', render: (st: OrderStatus) => <OrderStatusTag status={st} /> },
+          { title: t('admin.orders.columns.time'), key: 'time', className: 'nowrap', render: (_v, o) => <OrderTimes order={o} /> },
+          {
+            title: t('admin.orders.columns.actions'),
+            key: 'actions',
+            fixed: 'right',
+            className: 'nowrap',
+            render: (_v, o) =>
+              canVerify(o) ? (
+                <Button type="link" icon={<CheckCircleOutlined />} onClick={() => confirmVerify(o)} data-testid="verify-order">
+                  {t('admin.orders.verify.action')}
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+      <RechargeModal open={recharging} onClose={() => setRecharging(false)} />
+    </div>
+  );
+}

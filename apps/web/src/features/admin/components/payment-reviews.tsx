@@ -1,0 +1,102 @@
+import { CheckOutlined } from '@ant-design/icons';
+import type { PaymentReviewDto } from '@resi/contract';
+import { App, Button, Segmented, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CopyableCode } from '@/components/copyable-code';
+import { PayMethodLabel } from '@/components/pay-method-label';
+import { formatDateTime } from '@/lib/format';
+import { notify } from '@/lib/notify';
+import { usePaymentReviews, type ReviewQuery } from '../api/get-payment-reviews';
+import { useResolvePaymentReview } from '../api/resolve-payment-review';
+
+/** Payments that arrived but matched no open order (wrong amount, late, unknown order): the admin decides. */
+export function PaymentReviews() {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const [query, setQuery] = useState<ReviewQuery>({ page: 1, pageSize: 20, status: 'open' });
+  const reviews = usePaymentReviews(query);
+  const resolve = useResolvePaymentReview();
+
+  const confirmResolve = (row: PaymentReviewDto) => {
+    modal.confirm({
+      title: t('admin.reviews.resolve.title'),
+      content: t('admin.reviews.resolve.content'),
+      okText: t('admin.reviews.resolve.ok'),
+      cancelText: t('admin.cancel'),
+      onOk: () =>
+        resolve
+          .mutateAsync(row.id)
+          .then((res) => notify.success(res.message || t('admin.reviews.resolve.done')))
+          .catch(() => undefined),
+    });
+  };
+
+  return (
+    <div data-testid="payment-reviews">
+      <Typography.Paragraph type="secondary">{t('admin.reviews.lead')}</Typography.Paragraph>
+      <div className="table-toolbar">
+        <Segmented<ReviewQuery['status']>
+          value={query.status}
+          onChange={(status) => setQuery({ ...query, status, page: 1 })}
+          options={[
+            { value: 'open', label: t('admin.reviews.status.open') },
+            { value: 'resolved', label: t('admin.reviews.status.resolved') },
+          ]}
+        />
+      </div>
+      <Table<PaymentReviewDto>
+        rowKey="id"
+        loading={reviews.isFetching}
+        dataSource={reviews.data?.items ?? []}
+        scroll={{ x: 1000 }}
+        locale={{ emptyText: t('admin.reviews.empty') }}
+        pagination={{
+          current: query.page,
+          pageSize: query.pageSize,
+          total: reviews.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('commerce.total', { total }),
+        }}
+        onChange={(p) => setQuery({ ...query, page: p.current ?? 1, pageSize: p.pageSize ?? query.pageSize })}
+        columns={[
+          { title: t('admin.reviews.columns.receivedAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
+          { title: t('admin.reviews.columns.provider'), dataIndex: 'provider', render: (m: PaymentReviewDto['provider']) => <PayMethodLabel method={m} /> },
+          {
+            title: t('admin.reviews.columns.amount'),
+            key: 'amount',
+            render: (_v, r) => (
+              <Typography.Text strong>
+                {r.amount} {r.asset}
+              </Typography.Text>
+            ),
+          },
+          { title: t('admin.reviews.columns.orderNo'), dataIndex: 'orderNo', render: (v: string | null) => (v ? <span className="mono">{v}</span> : t('commerce.none')) },
+          { title: t('admin.reviews.columns.reason'), dataIndex: 'reason' },
+          {
+            title: t('admin.reviews.columns.eventId'),
+            dataIndex: 'eventId',
+            ellipsis: true,
+            render: (v: string) => <CopyableCode value={v} />,
+          },
+          {
+            title: t('admin.reviews.columns.status'),
+            dataIndex: 'status',
+            render: (s: PaymentReviewDto['status']) => <Tag color={s === 'open' ? 'orange' : 'default'}>{t(`admin.reviews.status.${s}`)}</Tag>,
+          },
+          {
+            title: t('admin.orders.columns.actions'),
+            key: 'actions',
+            fixed: 'right',
+            render: (_v, r) =>
+              r.status === 'open' ? (
+                <Button type="link" icon={<CheckOutlined />} onClick={() => confirmResolve(r)}>
+                  {t('admin.reviews.resolve.action')}
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { Select } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFindUsers } from '../api/find-users';
+
+const DEBOUNCE_MS = 300;
+
+/** Picks a user by typing part of the email (or the numeric id); the value is the user id. */
+export function UserPicker({ value, onChange, id }: { value?: number; onChange?: (value: number | undefined) => void; id?: string }) {
+  const { t } = useTranslation();
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(typed.trim()), DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const users = useFindUsers(/^\d+$/.test(search) ? '' : search);
+
+  const options = (users.data?.items ?? []).map((u) => ({ value: u.id, label: `${u.email} (#${u.id})` }));
+  if (/^\d+$/.test(search) && Number(search) > 0) options.unshift({ value: Number(search), label: t('admin.recharge.userById', { id: search }) });
+
+  return (
+    <Select<number>
+      id={id}
+      showSearch={{ filterOption: false, onSearch: setTyped }}
+      value={value}
+      onChange={(v) => onChange?.(v)}
+      options={options}
+      loading={users.isFetching}
+      placeholder={t('admin.recharge.userPlaceholder')}
+      notFoundContent={search ? t('admin.recharge.noUser') : t('admin.recharge.typeToSearch')}
+      data-testid="recharge-user"
+    />
+  );
+}

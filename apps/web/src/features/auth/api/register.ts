@@ -1,0 +1,12 @@
+import type { RegisterBody, UserDto } from '@resi/contract';
+import { useMutation } from '@tanstack/react-query';
+import { api, type Envelope } from '@/lib/api-client';
+
+/** POST /api/register → `{data: user, token, message}`. */
+export function register(body: RegisterBody): Promise<Envelope<UserDto>> {
+  return api.post<UserDto>('/register', body);
+}
+
+export function useRegister() {
+  return useMutation({ mutationFn: register });
+}

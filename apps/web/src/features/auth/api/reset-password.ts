@@ -1,0 +1,12 @@
+import type { ResetPassBody } from '@resi/contract';
+import { useMutation } from '@tanstack/react-query';
+import { api, type Envelope } from '@/lib/api-client';
+
+/** POST /api/reset-pass `{email, code, newPassword}` (code mailed with purpose `reset`). */
+export function resetPassword(body: ResetPassBody): Promise<Envelope<null>> {
+  return api.post<null>('/reset-pass', body);
+}
+
+export function useResetPassword() {
+  return useMutation({ mutationFn: resetPassword });
+}

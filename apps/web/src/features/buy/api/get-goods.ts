@@ -1,0 +1,19 @@
+import type { PackageDto, StaticPriceDto } from '@resi/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+export interface Goods {
+  packages: PackageDto[];
+  staticPrices: StaticPriceDto[];
+}
+
+/** GET /api/goods → the enabled packages, sorted, and the static price list. */
+export async function getGoods(): Promise<Goods> {
+  return (await api.get<Goods>('/goods')).data;
+}
+
+export const goodsQueryOptions = () => queryOptions({ queryKey: ['goods'], queryFn: getGoods });
+
+export function useGoods() {
+  return useQuery(goodsQueryOptions());
+}

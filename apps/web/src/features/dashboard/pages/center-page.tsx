@@ -1,0 +1,55 @@
+import { ApiOutlined, ArrowRightOutlined, IdcardOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import { Card, Col, Row, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useCurrentUser } from '@/api/get-current-user';
+import { NotAvailable } from '@/components/not-available';
+import { TipsPanel } from '@/components/tips-panel';
+
+function QuickLink({ to, icon, title, text }: { to: string; icon: ReactNode; title: string; text: string }) {
+  return (
+    <Link to={to} className="quick-link">
+      <span className="quick-link__icon">{icon}</span>
+      <span className="quick-link__body">
+        <span className="quick-link__title">{title}</span>
+        <span className="quick-link__text">{text}</span>
+      </span>
+      <ArrowRightOutlined className="quick-link__arrow" />
+    </Link>
+  );
+}
+
+/** /center: welcome, shortcuts and the tips panel. Balance, usage and orders come with their features. */
+export default function CenterPage() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  return (
+    <Row gutter={[20, 20]}>
+      <Col xs={24} xl={16}>
+        <Card variant="borderless" className="surface-card welcome-card" data-testid="welcome">
+          <Typography.Title level={4} className="welcome-card__title">
+            {t('home.welcome.title')}
+          </Typography.Title>
+          <Typography.Paragraph className="welcome-card__email">
+            {t('home.welcome.signedInAs')} <strong data-testid="welcome-email">{user?.email}</strong>
+          </Typography.Paragraph>
+          <Typography.Paragraph type="secondary">{t('home.welcome.lead')}</Typography.Paragraph>
+          <div className="quick-links">
+            <QuickLink to="/center/buy" icon={<ShoppingCartOutlined />} title={t('menu.buy')} text={t('home.quick.buy')} />
+            <QuickLink to="/center/proxy" icon={<ApiOutlined />} title={t('menu.proxy')} text={t('home.quick.proxy')} />
+            <QuickLink to="/user/personal" icon={<IdcardOutlined />} title={t('menu.personal')} text={t('home.quick.personal')} />
+          </div>
+        </Card>
+      </Col>
+      <Col xs={24} xl={8}>
+        <Card variant="borderless" className="surface-card">
+          <TipsPanel />
+        </Card>
+      </Col>
+      <Col span={24}>
+        <NotAvailable feature="home.overview" />
+      </Col>
+    </Row>
+  );
+}

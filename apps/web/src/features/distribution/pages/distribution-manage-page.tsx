@@ -1,0 +1,6 @@
+import { NotAvailable } from '@/components/not-available';
+
+/** Filled by a later issue; until then it says so rather than showing invented data. */
+export default function DistributionManagePage() {
+  return <NotAvailable feature="features.distributionManage" />;
+}

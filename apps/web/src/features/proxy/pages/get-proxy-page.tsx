@@ -1,0 +1,76 @@
+import { UserAddOutlined } from '@ant-design/icons';
+import { buildProxyLines } from '@resi/contract';
+import { Button, Card, Col, Result, Row, Skeleton } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useProxyAccounts } from '@/api/get-proxy-accounts';
+import { useProxyEndpoint } from '../api/get-proxy-endpoint';
+import { EndpointCard } from '../components/endpoint-card';
+import { DEFAULT_LINE_SETTINGS, linesQuery, type LineSettings } from '../components/line-settings';
+import { LineSettingsCard } from '../components/line-settings-card';
+import { ProxyLinesCard } from '../components/proxy-lines-card';
+
+/** /center/proxy: proxy lines for one of the customer's accounts, built exactly as the server exports them. */
+export default function GetProxyPage() {
+  const { t } = useTranslation();
+  const accounts = useProxyAccounts();
+  const endpoint = useProxyEndpoint();
+  const [settings, setSettings] = useState<LineSettings>(DEFAULT_LINE_SETTINGS);
+  // Bumped by "new sessions": sticky lines get fresh session ids.
+  const [generation, setGeneration] = useState(0);
+
+  const list = accounts.data ?? [];
+  // Until one is picked, the first active account (else the first) is used.
+  const accountId = settings.accountId ?? (list.find((a) => a.status === 'active') ?? list[0])?.id;
+  const account = list.find((a) => a.id === accountId);
+  const query = linesQuery({ ...settings, accountId });
+  const queryText = JSON.stringify(query);
+
+  const lines = useMemo(() => {
+    if (!query || !account || !endpoint.data) return [];
+    const { accountId: _id, ...rest } = query;
+    return buildProxyLines(account, rest, endpoint.data);
+    // queryText stands for query; generation asks for new sessions.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [queryText, account, endpoint.data, generation]);
+
+  const settingsPanel = accounts.isPending ? (
+    <Card variant="borderless" className="surface-card">
+      <Skeleton active paragraph={{ rows: 8 }} />
+    </Card>
+  ) : list.length === 0 ? (
+    <Card variant="borderless" className="surface-card" data-testid="no-accounts">
+      <Result
+        icon={<UserAddOutlined style={{ color: 'var(--brand-color)' }} />}
+        title={t('proxy.noAccounts.title')}
+        subTitle={t('proxy.noAccounts.description')}
+        extra={
+          <Link to="/center/rotatingResidential">
+            <Button type="primary" data-testid="no-accounts-create">
+              {t('proxy.noAccounts.action')}
+            </Button>
+          </Link>
+        }
+      />
+    </Card>
+  ) : (
+    <LineSettingsCard accounts={list} settings={{ ...settings, accountId }} onChange={(patch) => setSettings((s) => ({ ...s, ...patch }))} />
+  );
+
+  return (
+    <Row gutter={[20, 20]}>
+      <Col xs={24} lg={14}>
+        {settingsPanel}
+      </Col>
+      <Col xs={24} lg={10}>
+        <EndpointCard endpoint={endpoint.data} />
+      </Col>
+      {list.length > 0 ? (
+        <Col span={24}>
+          <ProxyLinesCard lines={lines} query={query} username={account?.username} onRegenerate={() => setGeneration((g) => g + 1)} />
+        </Col>
+      ) : null}
+    </Row>
+  );
+}

@@ -1,0 +1,19 @@
+import type { MyOrderQuery, OrderDto } from '@resi/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, type Page } from '@/lib/api-client';
+
+export type MyOrderFilters = Partial<MyOrderQuery>;
+
+export const myOrdersKey = ['my-orders'] as const;
+
+/** GET /api/record/dynamic-order?page&pageSize&status&payMethod&from&to → the customer's own orders. */
+export async function getMyOrders(query: MyOrderFilters): Promise<Page<OrderDto>> {
+  return (await api.get<Page<OrderDto>>('/record/dynamic-order', { ...query })).data;
+}
+
+export const myOrdersQueryOptions = (query: MyOrderFilters) =>
+  queryOptions({ queryKey: [...myOrdersKey, query], queryFn: () => getMyOrders(query), placeholderData: keepPreviousData, staleTime: 0 });
+
+export function useMyOrders(query: MyOrderFilters) {
+  return useQuery(myOrdersQueryOptions(query));
+}

@@ -1,0 +1,122 @@
+import { CreditCardOutlined, ReloadOutlined } from '@ant-design/icons';
+import { normalizeLang, ORDER_STATUSES, PAY_METHODS, type OrderDto, type OrderStatus, type PayMethod } from '@resi/contract';
+import { Button, Card, DatePicker, Select, Space, Table } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CopyableCode } from '@/components/copyable-code';
+import { OrderItems } from '@/components/order-items';
+import { OrderStatusTag } from '@/components/order-status-tag';
+import { OrderTimes } from '@/components/order-times';
+import { PayMethodLabel } from '@/components/pay-method-label';
+import { dateRangeQuery, formatMoney } from '@/lib/format';
+import { useMyOrders, type MyOrderFilters } from '../api/get-my-orders';
+import { canContinuePayment, ContinuePaymentModal } from '../components/continue-payment-modal';
+
+interface Filters {
+  status?: OrderStatus;
+  payMethod?: PayMethod;
+  range?: [Dayjs | null, Dayjs | null] | null;
+}
+
+/** /center/rechargeDetails: the customer's orders, filtered and paged by the server. */
+export default function RechargeDetailsPage() {
+  const { t, i18n } = useTranslation();
+  const lang = normalizeLang(i18n.language);
+  const [filters, setFilters] = useState<Filters>({});
+  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const [paying, setPaying] = useState<OrderDto | null>(null);
+
+  const query: MyOrderFilters = { ...paging, status: filters.status, payMethod: filters.payMethod, ...dateRangeQuery(filters.range) };
+  const orders = useMyOrders(query);
+
+  const filter = (patch: Partial<Filters>) => {
+    setFilters({ ...filters, ...patch });
+    setPaging({ ...paging, page: 1 });
+  };
+
+  return (
+    <Card variant="borderless" className="surface-card" data-testid="recharge-details">
+      <div className="table-toolbar">
+        <Space wrap size={[12, 12]}>
+          <Select<OrderStatus>
+            allowClear
+            placeholder={t('recharge.filters.status')}
+            value={filters.status}
+            onChange={(status) => filter({ status })}
+            options={ORDER_STATUSES.map((s) => ({ value: s, label: t(`commerce.orderStatus.${s}`) }))}
+            className="filter-select"
+            data-testid="filter-status"
+          />
+          <Select<PayMethod>
+            allowClear
+            placeholder={t('recharge.filters.method')}
+            value={filters.payMethod}
+            onChange={(payMethod) => filter({ payMethod })}
+            options={PAY_METHODS.map((m) => ({ value: m, label: t(`commerce.payMethod.${m}`) }))}
+            className="filter-select"
+          />
+          <DatePicker.RangePicker value={filters.range ?? null} onChange={(range) => filter({ range })} allowEmpty={[true, true]} />
+          <Button
+            onClick={() => {
+              setFilters({});
+              setPaging({ ...paging, page: 1 });
+            }}
+          >
+            {t('commerce.filters.reset')}
+          </Button>
+        </Space>
+        <Button icon={<ReloadOutlined />} onClick={() => void orders.refetch()} loading={orders.isFetching}>
+          {t('commerce.filters.refresh')}
+        </Button>
+      </div>
+      <Table<OrderDto>
+        rowKey="orderNo"
+        loading={orders.isFetching}
+        dataSource={orders.data?.items ?? []}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t('recharge.empty') }}
+        pagination={{
+          current: paging.page,
+          pageSize: paging.pageSize,
+          total: orders.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('commerce.total', { total }),
+        }}
+        onChange={(p) => setPaging({ page: p.current ?? 1, pageSize: p.pageSize ?? paging.pageSize })}
+        columns={[
+          {
+            title: t('recharge.columns.orderNo'),
+            dataIndex: 'orderNo',
+            className: 'nowrap',
+            render: (v: string) => <CopyableCode value={v} />,
+          },
+          { title: t('recharge.columns.item'), key: 'item', render: (_v, order) => <OrderItems order={order} /> },
+          {
+            title: t('recharge.columns.amount'),
+            key: 'amount',
+            align: 'right',
+            className: 'nowrap',
+            render: (_v, order) => (order.kind === 'manual-recharge' ? t('commerce.none') : formatMoney(order.amount, order.currency, lang)),
+          },
+          { title: t('recharge.columns.method'), dataIndex: 'payMethod', className: 'nowrap', render: (m: PayMethod | null) => <PayMethodLabel method={m} /> },
+          { title: t('recharge.columns.status'), dataIndex: 'status', render: (s: OrderStatus) => <OrderStatusTag status={s} /> },
+          { title: t('recharge.columns.time'), key: 'time', className: 'nowrap', render: (_v, order) => <OrderTimes order={order} /> },
+          {
+            title: t('recharge.columns.actions'),
+            key: 'actions',
+            fixed: 'right',
+            className: 'nowrap',
+            render: (_v, order) =>
+              canContinuePayment(order, orders.dataUpdatedAt) ? (
+                <Button type="link" icon={<CreditCardOutlined />} onClick={() => setPaying(order)} data-testid="continue-payment-button">
+                  {t('recharge.continue.action')}
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+      <ContinuePaymentModal order={paying} onClose={() => setPaying(null)} />
+    </Card>
+  );
+}

@@ -1,0 +1,108 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { normalizeLang, type Lang } from '@resi/contract';
+import { Button, Card, Col, Empty, Progress, Row, Segmented, Select, Space, Statistic } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { proxyAccountsKey, useProxyAccounts } from '@/api/get-proxy-accounts';
+import { trafficKey, useTraffic } from '@/api/get-traffic';
+import { formatBytes } from '@/lib/format';
+import { chartPoints, countryLabel, seriesTotal, shareRows, usageQuery, USAGE_PERIODS, type ShareRow, type UsagePeriod } from './usage-data';
+
+const COLOR_DOWN = '#1d4ed8';
+const COLOR_UP = '#93c5fd';
+
+/** Usage of the last 24 hours / 7 days / 30 days, optionally of one proxy account, with its breakdowns. */
+export function UsageCard() {
+  const { t, i18n } = useTranslation();
+  const lang = normalizeLang(i18n.language);
+  const [period, setPeriod] = useState<UsagePeriod>('7d');
+  const [accountId, setAccountId] = useState<number | undefined>(undefined);
+  const queryClient = useQueryClient();
+  const accounts = useProxyAccounts();
+  const usage = useTraffic(usageQuery(period, accountId));
+  const series = usage.data?.series ?? [];
+  const points = chartPoints(series);
+  // Balance, per-account usage and the chart all move with traffic: refresh them together.
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: trafficKey });
+    void queryClient.invalidateQueries({ queryKey: proxyAccountsKey });
+  };
+  const bytes = (value: unknown) => formatBytes(Number(value) || 0, lang);
+
+  const countries = shareRows((usage.data?.byCountry ?? []).map((c) => ({ key: c.country ?? '-', label: countryLabel(c.country, lang, t('rotating.usage.anyCountry')), bytes: c.bytes })));
+  const byAccount = shareRows((usage.data?.byAccount ?? []).map((a) => ({ key: String(a.accountId), label: a.username, bytes: a.bytes })));
+
+  return (
+    <Card
+      variant="borderless"
+      className="surface-card"
+      title={t('rotating.usage.title')}
+      extra={
+        <Space wrap>
+          <Segmented<UsagePeriod> value={period} onChange={setPeriod} options={USAGE_PERIODS.map((p) => ({ value: p, label: t(`rotating.usage.period.${p}`) }))} data-testid="usage-period" />
+          <Select<number>
+            allowClear
+            placeholder={t('rotating.usage.allAccounts')}
+            value={accountId}
+            onChange={(id) => setAccountId(id)}
+            options={(accounts.data ?? []).map((a) => ({ value: a.id, label: a.username }))}
+            className="filter-select"
+            data-testid="usage-account"
+          />
+          <Button icon={<ReloadOutlined />} onClick={refresh} loading={usage.isFetching} data-testid="usage-refresh">
+            {t('rotating.usage.refresh')}
+          </Button>
+        </Space>
+      }
+      data-testid="usage"
+    >
+      <Statistic title={t(`rotating.usage.total.${period}`)} value={bytes(seriesTotal(series))} className="usage-total" data-testid="usage-total" />
+      <div className="usage-chart" data-testid="usage-chart">
+        <ResponsiveContainer width="100%" height={280}>
+          <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e8ecf3" />
+            <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={12} />
+            <YAxis tickFormatter={bytes} tick={{ fontSize: 12 }} width={72} />
+            <Tooltip formatter={(value) => bytes(value)} labelFormatter={(_l, items) => String(items?.[0]?.payload?.bucket ?? '')} />
+            <Legend />
+            <Bar dataKey="down" name={t('rotating.usage.down')} stackId="bytes" fill={COLOR_DOWN} isAnimationActive={false} />
+            <Bar dataKey="up" name={t('rotating.usage.up')} stackId="bytes" fill={COLOR_UP} isAnimationActive={false} radius={[3, 3, 0, 0]} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <Row gutter={[24, 16]} className="usage-breakdowns">
+        <Col xs={24} md={12}>
+          <Breakdown title={t('rotating.usage.byCountry')} rows={countries} lang={lang} empty={t('rotating.usage.empty')} testId="usage-by-country" />
+        </Col>
+        <Col xs={24} md={12}>
+          <Breakdown title={t('rotating.usage.byAccount')} rows={byAccount} lang={lang} empty={t('rotating.usage.empty')} testId="usage-by-account" />
+        </Col>
+      </Row>
+    </Card>
+  );
+}
+
+function Breakdown({ title, rows, lang, empty, testId }: { title: string; rows: ShareRow[]; lang: Lang; empty: string; testId: string }) {
+  return (
+    <div className="usage-breakdown" data-testid={testId}>
+      <div className="usage-breakdown__title">{title}</div>
+      {rows.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />
+      ) : (
+        rows.map((row) => (
+          <div key={row.key} className="usage-breakdown__row">
+            <div className="usage-breakdown__label">
+              <span>{row.label}</span>
+              <span className="muted">
+                {formatBytes(row.bytes, lang)} · {row.percent}%
+              </span>
+            </div>
+            <Progress percent={row.percent} showInfo={false} size="small" strokeColor={COLOR_DOWN} />
+          </div>
+        ))
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+import type { Lang, LocalizedText } from '@resi/contract';
+import dayjs from 'dayjs';
+
+/*
+ * Display of the API's units (DESIGN §3): traffic in integer bytes, money in integer minor units plus a
+ * currency, times as ISO strings. Every screen formats through here so a number reads the same everywhere.
+ */
+
+/** Traffic is sold in binary units: 1 GB here is 1024³ bytes, as the server's catalogue counts it. */
+export const BYTES_PER_GB = 1024 ** 3;
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
+
+/** Intl locale for each console language. */
+export const INTL_LOCALE: Record<Lang, string> = { en: 'en-US', 'zh-cn': 'zh-CN', zh: 'zh-TW' };
+
+/** `10737418240` → `10 GB`; at most two decimals, trailing zeros dropped (`1.5 GB`). */
+export function formatBytes(bytes: number, lang: Lang = 'en'): string {
+  const sign = bytes < 0 ? '-' : '';
+  let value = Math.abs(bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const number = new Intl.NumberFormat(INTL_LOCALE[lang], { maximumFractionDigits: unit === 0 ? 0 : 2 }).format(value);
+  return `${sign}${number} ${UNITS[unit]}`;
+}
+
+export function bytesToGb(bytes: number): number {
+  return bytes / BYTES_PER_GB;
+}
+
+/** GB as typed in a form → whole bytes (what the API takes). */
+export function gbToBytes(gb: number): number {
+  return Math.round(gb * BYTES_PER_GB);
+}
+
+/** Digits after the decimal point of a currency's minor unit: USD 2, JPY 0, an unknown code 2. */
+export function currencyDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** Minor units → currency units: `2500` USD → `25`. */
+export function fromMinorUnits(amount: number, currency: string): number {
+  return amount / 10 ** currencyDigits(currency);
+}
+
+/** Currency units as typed in a form → whole minor units: `25.5` USD → `2550`. */
+export function toMinorUnits(amount: number, currency: string): number {
+  return Math.round(amount * 10 ** currencyDigits(currency));
+}
+
+/** `2500`, `USD` → `$25.00` (en) / `US$25.00` (zh) in the language's own notation. */
+export function formatMoney(amount: number, currency: string, lang: Lang = 'en'): string {
+  const value = fromMinorUnits(amount, currency);
+  try {
+    return new Intl.NumberFormat(INTL_LOCALE[lang], { style: 'currency', currency }).format(value);
+  } catch {
+    return `${value.toFixed(2)} ${currency}`;
+  }
+}
+
+/** Price of one GB of a package, in minor units (for "$2.50 / GB"). */
+export function pricePerGb(price: number, bytes: number): number {
+  return bytes > 0 ? Math.round(price / bytesToGb(bytes)) : 0;
+}
+
+/** Local date and time, minutes precision; `null` for an absent time. */
+export function formatDateTime(value: string | null | undefined): string | null {
+  return value ? dayjs(value).format('YYYY-MM-DD HH:mm') : null;
+}
+
+export function formatDate(value: string | null | undefined): string | null {
+  return value ? dayjs(value).format('YYYY-MM-DD') : null;
+}
+
+/** An operator-typed name in the interface language (each language is required, so no fallback chain). */
+export function localizedName(name: LocalizedText, lang: Lang): string {
+  return name[lang] || name.en;
+}
+
+/** A date range picker's value → the `from`/`to` query of list endpoints (YYYY-MM-DD, both inclusive). */
+export function dateRangeQuery(range: readonly [dayjs.Dayjs | null, dayjs.Dayjs | null] | null | undefined): { from?: string; to?: string } {
+  const [start, end] = range ?? [null, null];
+  return {
+    from: start ? start.format('YYYY-MM-DD') : undefined,
+    to: end ? end.format('YYYY-MM-DD') : undefined,
+  };
+}
+
+/** `US` → `United States` / `美国` / `美國` in the interface language; the code itself if the runtime has no name. */
+export function countryName(code: string, lang: Lang): string {
+  const upper = code.toUpperCase();
+  try {
+    return new Intl.DisplayNames([INTL_LOCALE[lang]], { type: 'region' }).of(upper) ?? upper;
+  } catch {
+    return upper;
+  }
+}

@@ -1,0 +1,114 @@
+import type { Lang } from '@resi/contract';
+import { LANGS } from '@resi/contract';
+import { CHANNEL_PARAMS, LOGIN_PATH, PUBLIC_PATHS } from './constants';
+import type { Channel } from './storage';
+
+/*
+ * The navigation rules of spec §2, as pure functions: what to do for a URL, given the stored token.
+ * The router's root loader (src/app/navigation-loader.ts) applies the decision on every navigation.
+ */
+
+export function isPublicPath(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return PUBLIC_PATHS.includes(path);
+}
+
+/** Where a visitor without a session goes: `/user/login?t=<timestamp>` (rule 1). */
+export function loginRedirect(now: number): string {
+  return `${LOGIN_PATH}?t=${now}`;
+}
+
+/** Rule 2: `?lang=en|zh-cn|zh` (case-insensitive); anything else is ignored. */
+export function langFromSearch(search: string): Lang | null {
+  const value = new URLSearchParams(search).get('lang')?.trim().toLowerCase();
+  return value && (LANGS as readonly string[]).includes(value) ? (value as Lang) : null;
+}
+
+/** Rule 4: the first of `hz`, `yl`, `qd` that is present with a value. */
+export function channelFromSearch(search: string): Channel | null {
+  const params = new URLSearchParams(search);
+  for (const key of CHANNEL_PARAMS) {
+    const value = params.get(key)?.trim();
+    if (value) return { key, value };
+  }
+  return null;
+}
+
+export function tokenFromSearch(search: string): string | null {
+  return new URLSearchParams(search).get('token')?.trim() || null;
+}
+
+/** The search string without one parameter, keeping the others in order (`''` or `?a=b`). */
+export function withoutParam(search: string, name: string): string {
+  const params = new URLSearchParams(search);
+  params.delete(name);
+  const qs = params.toString();
+  return qs ? `?${qs}` : '';
+}
+
+export interface NavigationInput {
+  /** Path inside the console (basename removed), e.g. `/center`. */
+  pathname: string;
+  search: string;
+  /** sessionStorage `token`. */
+  storedToken: string | null;
+  now: number;
+}
+
+export interface NavigationDecision {
+  /** Language to switch to and store (rule 2). */
+  lang: Lang | null;
+  /** Channel to remember as channel_key/channel_value (rule 4). */
+  channel: Channel | null;
+  /** Token taken from the query, to store in sessionStorage (rule 1). */
+  storeToken: string | null;
+  /** Replace the navigation with this console path (login, or the same URL without `token`). */
+  redirectTo: string | null;
+  /** Reload the current user once the navigation completes (rule 5). */
+  reloadUser: boolean;
+}
+
+export function resolveNavigation(input: NavigationInput): NavigationDecision {
+  const decision: NavigationDecision = {
+    lang: langFromSearch(input.search),
+    channel: channelFromSearch(input.search),
+    storeToken: null,
+    redirectTo: null,
+    reloadUser: false,
+  };
+  if (isPublicPath(input.pathname)) return decision;
+
+  const queryToken = tokenFromSearch(input.search);
+  if (queryToken) {
+    // Keep it, then take it out of the address bar; the replaced navigation reloads the user.
+    decision.storeToken = queryToken;
+    decision.redirectTo = `${input.pathname}${withoutParam(input.search, 'token')}`;
+    return decision;
+  }
+  if (!input.storedToken) {
+    decision.redirectTo = loginRedirect(input.now);
+    return decision;
+  }
+  decision.reloadUser = true;
+  return decision;
+}
+
+/** Rule 5 / spec §5: a current-user answer is only good if it carries an email. */
+export function hasEmail(user: unknown): boolean {
+  if (!user || typeof user !== 'object') return false;
+  const email = (user as { email?: unknown }).email;
+  return typeof email === 'string' && email.trim() !== '';
+}
+
+/** Rule 3: `<product name> - <route title>`; the product name alone when a route has no title. */
+export function documentTitle(appName: string, title: string | null | undefined): string {
+  return title ? `${appName} - ${title}` : appName;
+}
+
+/** Removes the router basename from a browser pathname (`/manage/center` → `/center`). */
+export function stripBasename(pathname: string, basename: string): string {
+  if (!basename || basename === '/') return pathname || '/';
+  if (pathname === basename) return '/';
+  if (pathname.startsWith(`${basename}/`)) return pathname.slice(basename.length) || '/';
+  return pathname || '/';
+}

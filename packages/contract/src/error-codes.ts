@@ -1,0 +1,39 @@
+/** Stable error codes (DESIGN §3): programs branch on these; people read the localized `message`. */
+export const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'CAPTCHA_INVALID',
+  'MAIL_CODE_INVALID',
+  'MAIL_CODE_TOO_SOON',
+  'MAIL_CODE_TOO_MANY',
+  'EMAIL_TAKEN',
+  'EMAIL_UNKNOWN',
+  'ACCOUNT_TAKEN',
+  'INVITE_CODE_UNKNOWN',
+  'LOGIN_FAILED',
+  'LOGIN_LOCKED',
+  'ACCOUNT_DISABLED',
+  'PASSWORD_WRONG',
+  'PASSWORD_SAME',
+  'GOODS_UNKNOWN',
+  'PAY_METHOD_UNAVAILABLE',
+  'PAY_METHOD_INCOMPLETE',
+  'PAYMENT_START_FAILED',
+  'PAY_METHOD_CURRENCY',
+  'ORDER_NOT_PENDING',
+  'USER_UNKNOWN',
+  'CATALOGUE_DUPLICATE',
+  'PROXY_USERNAME_TAKEN',
+  'PROXY_ACCOUNT_LIMIT',
+  'EXPORT_TICKET_INVALID',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ApiError {
+  code: ErrorCode;
+  message: string;
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/** Proxy sub-account names are global (they are proxy usernames): `[a-z0-9_]{4,32}` (DESIGN §4). */
+export const proxyUsernameField = z
+  .string({ error: 'validation.proxyUsername' })
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9_]{4,32}$/, { error: 'validation.proxyUsername' });
+
+/** Letters and digits only: the password travels inside proxy URLs and `user:pass` lines unescaped. */
+export const proxyPasswordField = z
+  .string({ error: 'validation.proxyPassword' })
+  .regex(/^[A-Za-z0-9]{8,32}$/, { error: 'validation.proxyPassword' });
+
+const limitBytes = z.number().int().min(1, { error: 'validation.bytes' }).max(Number.MAX_SAFE_INTEGER).nullable();
+
+export const proxyAccountDto = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  password: z.string(),
+  status: z.enum(['active', 'disabled']),
+  /** Cap on what this account may use; null = only the owner's balance limits it. */
+  limitBytes: z.number().int().nullable(),
+  usedBytes: z.number().int(),
+  remark: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ProxyAccountDto = z.infer<typeof proxyAccountDto>;
+
+export const createProxyAccountBody = z.strictObject({
+  username: proxyUsernameField,
+  password: proxyPasswordField,
+  limitBytes: limitBytes.optional(),
+  remark: z.string().trim().max(100).nullable().optional(),
+});
+export type CreateProxyAccountBody = z.infer<typeof createProxyAccountBody>;
+
+export const updateProxyAccountBody = z.strictObject({
+  password: proxyPasswordField.optional(),
+  limitBytes: limitBytes.optional(),
+  remark: z.string().trim().max(100).nullable().optional(),
+  status: z.enum(['active', 'disabled']).optional(),
+});
+export type UpdateProxyAccountBody = z.infer<typeof updateProxyAccountBody>;
+
+// ---------- usage ----------
+
+export const usageQuery = z.object({
+  granularity: z.enum(['hour', 'day']).default('day'),
+  /** How far back: 1–90 days. */
+  days: z.coerce.number().int().min(1).max(90).default(7),
+  accountId: z.coerce.number().int().positive().optional(),
+});
+export type UsageQuery = z.infer<typeof usageQuery>;
+
+// ---------- upstream supply (admin) ----------
+
+export const UPSTREAM_PROTOCOLS = ['http', 'socks5'] as const;
+
+export const upstreamDto = z.object({
+  id: z.number().int(),
+  protocol: z.enum(UPSTREAM_PROTOCOLS),
+  host: z.string(),
+  port: z.number().int(),
+  username: z.string().nullable(),
+  /** Masked like every stored secret. */
+  password: z.string().nullable(),
+  country: z.string().nullable(),
+  state: z.string().nullable(),
+  city: z.string().nullable(),
+  enabled: z.boolean(),
+  remark: z.string().nullable(),
+});
+export type UpstreamDto = z.infer<typeof upstreamDto>;
+
+const place = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9]{1,32}$/, { error: 'validation.regionCode' })
+  .nullable()
+  .default(null);
+
+export const upstreamBody = z.strictObject({
+  protocol: z.enum(UPSTREAM_PROTOCOLS),
+  host: z.string().trim().min(1, { error: 'validation.host' }).max(253),
+  port: z.number().int().min(1, { error: 'validation.port' }).max(65535, { error: 'validation.port' }),
+  username: z.string().max(200).nullable().default(null),
+  /** Absent keeps the stored password, "" clears it. */
+  password: z.string().max(200).optional(),
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, { error: 'validation.country' })
+    .nullable()
+    .default(null),
+  state: place,
+  city: place,
+  enabled: z.boolean().default(true),
+  remark: z.string().trim().max(100).nullable().default(null),
+});
+export type UpstreamBody = z.infer<typeof upstreamBody>;
+
+/** Gateway supply settings: a provider template and whether the gateway host itself may be the exit. */
+export const supplySettings = z.strictObject({
+  /** e.g. `http://USER[-country-{country}]-session-{session}:PASS@gate.example.net:7000` (bracketed parts drop out when the request names no such region); "" = none. */
+  template: z.string().trim().max(500).default(''),
+  /** Demo only: traffic leaves from the gateway host itself. */
+  directEgress: z.boolean().default(false),
+});
+export type SupplySettings = z.infer<typeof supplySettings>;
