@@ -117,12 +117,13 @@ test('a token the server refuses ends the session and returns to login', async (
     sessionStorage.setItem('userInfo', JSON.stringify({ email: 'ghost@e2e.test' }));
   });
   await page.goto('/manage/center/proxy');
-  await expect(page).toHaveURL(/\/manage\/user\/login/, { timeout: 10_000 });
-  // The router goes to login at once and the 401 handler reloads the page there 400 ms later (spec §4):
-  // storage is read between those navigations, so a read cut short by the reload is simply repeated.
-  const stored = (key: string) => expect.poll(() => page.evaluate((k) => sessionStorage.getItem(k), key).catch(() => 'navigating'));
-  await stored('token').toBeNull();
-  await stored('userInfo').toBeNull();
+  // The router goes to login at once and the 401 handler reloads the page there 400 ms later (spec §4).
+  // The test waits for that reload to finish: reading storage mid-reload races it, and a context closed
+  // while the reload is still loading can hang Chromium's teardown.
+  await page.waitForEvent('load', { timeout: 10_000 });
+  await expect(page).toHaveURL(/\/manage\/user\/login\?t=\d+$/);
+  expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
+  expect(await page.evaluate(() => sessionStorage.getItem('userInfo'))).toBeNull();
 });
 
 test('the token query parameter starts a session and leaves the address bar', async ({ page, request }) => {
