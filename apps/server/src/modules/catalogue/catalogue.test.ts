@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
 import { seedCatalogue, signedIn } from '../../../test/commerce';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { DEMO_SEEDED_KEY, seedDemoCatalogue } from './demo-seed';
 
 const GB = 1024 ** 3;
 const name = (en: string) => ({ en, 'zh-cn': `${en} 简`, zh: `${en} 繁` });
@@ -95,5 +96,41 @@ describe.each(DIALECTS)('catalogue on %s', (dialect) => {
       expect((await call(t.app, method, url, { token: customer, body: method === 'GET' || method === 'DELETE' ? undefined : pkg() })).status).toBe(403);
       expect((await call(t.app, method, url, { body: method === 'GET' || method === 'DELETE' ? undefined : pkg() })).status).toBe(401);
     }
+  });
+});
+
+describe.each(DIALECTS)('demo catalogue seeding on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+  const count = async (table: 'packages' | 'regions' | 'static_regions' | 'businesses' | 'static_prices') =>
+    Number((await t.db.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+  it('seeds once per store: deleted demo packages stay deleted and a kept demo region does not crash the next start', async () => {
+    expect(await seedDemoCatalogue(t.db.db, t.clock, 'USD')).toBe(true);
+    expect(await count('packages')).toBe(4);
+    const regions = await count('regions');
+    expect(await t.db.db.selectFrom('settings').select('key').where('key', '=', DEMO_SEEDED_KEY).executeTakeFirst()).toBeDefined();
+
+    await t.db.db.deleteFrom('packages').execute();
+    expect(await seedDemoCatalogue(t.db.db, t.clock, 'USD')).toBe(false);
+    expect(await count('packages')).toBe(0);
+    expect(await count('regions')).toBe(regions);
+    expect(await count('static_prices')).toBe(12);
+  });
+
+  it('gives a store that already has a catalogue (no marker yet) the marker and no demo', async () => {
+    await t.db.db.deleteFrom('settings').where('key', '=', DEMO_SEEDED_KEY).execute();
+    await t.db.db.deleteFrom('regions').execute();
+    await t.db.db.deleteFrom('static_regions').execute();
+    const businesses = await count('businesses');
+    expect(businesses).toBe(2);
+    expect(await seedDemoCatalogue(t.db.db, t.clock, 'USD')).toBe(false);
+    expect(await count('packages')).toBe(0);
+    expect(await count('regions')).toBe(0);
+    expect(await count('businesses')).toBe(businesses);
+    expect(await t.db.db.selectFrom('settings').select('key').where('key', '=', DEMO_SEEDED_KEY).executeTakeFirst()).toBeDefined();
   });
 });

@@ -9,10 +9,9 @@ const GB = 1024 ** 3;
  * store, the sandbox payment method switched on and direct egress for the gateway. Runs only on an empty catalogue.
  */
 export async function seedDemoCatalogue(db: Kysely<Database>, clock: Clock, currency: string): Promise<boolean> {
-  const { n } = await db.selectFrom('packages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  if (Number(n) > 0) return false;
   const now = iso(clock.now());
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    if (!(await claimDemoSeed(trx, now))) return false;
     const pkgs = [
       ['Starter 1 GB', '入门 1 GB', '入門 1 GB', 1, 300, 30, null],
       ['Basic 10 GB', '基础 10 GB', '基礎 10 GB', 10, 2500, 30, 'popular'],
@@ -84,6 +83,28 @@ export async function seedDemoCatalogue(db: Kysely<Database>, clock: Clock, curr
       .values({ method: 'sandbox', enabled: 1, settings: '{}', secrets: null, updated_at: now })
       .onConflict((oc) => oc.column('method').doNothing())
       .execute();
+    return true;
   });
+}
+
+/** Settings key set when a store got (or declined) its demo shop: the demo is created once per store. */
+export const DEMO_SEEDED_KEY = 'demo.seeded';
+
+/**
+ * Claims the one demo seeding of this store. The marker is inserted first, so of two processes starting
+ * together only one seeds (the other waits on the key, then inserts nothing), and a catalogue an operator
+ * later emptied is never filled again. A store that already has a catalogue (filled by hand, or seeded
+ * before the marker existed) gets the marker and no demo.
+ */
+async function claimDemoSeed(trx: Kysely<Database>, now: string): Promise<boolean> {
+  const claimed = await trx
+    .insertInto('settings')
+    .values({ key: DEMO_SEEDED_KEY, value: JSON.stringify({ at: now }), updated_at: now })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
+  if (Number(claimed.numInsertedOrUpdatedRows ?? 0n) !== 1) return false;
+  for (const table of ['packages', 'regions', 'static_regions', 'businesses'] as const) {
+    if (await trx.selectFrom(table).select('id').limit(1).executeTakeFirst()) return false;
+  }
   return true;
 }
