@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { useOrderStatus } from '@/api/check-order';
 import { trafficKey } from '@/api/get-traffic';
 import { PaymentStep } from '@/components/payment/payment-step';
-import { myOrdersKey } from '../api/get-my-orders';
+import { myOrdersKey } from '@/api/get-my-orders';
 
 /** A pending order can be paid again from here only when the server kept how to pay it (`order.payment`). */
 export function canContinuePayment(order: Pick<OrderDto, 'status' | 'payment' | 'expiresAt'>, now: number): boolean {

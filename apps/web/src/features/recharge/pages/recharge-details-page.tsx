@@ -10,7 +10,7 @@ import { OrderStatusTag } from '@/components/order-status-tag';
 import { OrderTimes } from '@/components/order-times';
 import { PayMethodLabel } from '@/components/pay-method-label';
 import { dateRangeQuery, formatMoney } from '@/lib/format';
-import { useMyOrders, type MyOrderFilters } from '../api/get-my-orders';
+import { useMyOrders, type MyOrderFilters } from '@/api/get-my-orders';
 import { canContinuePayment, ContinuePaymentModal } from '../components/continue-payment-modal';
 
 interface Filters {

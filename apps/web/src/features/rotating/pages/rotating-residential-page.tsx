@@ -2,9 +2,10 @@ import { Col, Row } from 'antd';
 import { useTraffic } from '@/api/get-traffic';
 import { TrafficBalanceCard } from '@/components/traffic-balance-card';
 import { ProxyAccountsCard } from '../components/proxy-accounts-card';
+import { TrafficOrdersCard } from '../components/traffic-orders-card';
 import { UsageCard } from '../components/usage-card';
 
-/** /center/rotatingResidential: traffic balance and grants, the proxy accounts, and their usage. */
+/** /center/rotatingResidential: traffic balance and grants, the proxy accounts, their usage, and the traffic orders. */
 export default function RotatingResidentialPage() {
   const traffic = useTraffic();
   return (
@@ -17,6 +18,9 @@ export default function RotatingResidentialPage() {
       </Col>
       <Col span={24}>
         <UsageCard />
+      </Col>
+      <Col span={24}>
+        <TrafficOrdersCard />
       </Col>
     </Row>
   );

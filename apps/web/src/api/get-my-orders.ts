@@ -6,7 +6,7 @@ export type MyOrderFilters = Partial<MyOrderQuery>;
 
 export const myOrdersKey = ['my-orders'] as const;
 
-/** GET /api/record/dynamic-order?page&pageSize&status&payMethod&from&to → the customer's own orders. */
+/** GET /api/record/dynamic-order?page&pageSize&status&payMethod&from&to → the customer's own traffic orders (Recharge Details and Rotating Residential list them). */
 export async function getMyOrders(query: MyOrderFilters): Promise<Page<OrderDto>> {
   return (await api.get<Page<OrderDto>>('/record/dynamic-order', { ...query })).data;
 }
