@@ -35,6 +35,8 @@ interface Resource {
   toRow(body: never, now: string, isNew: boolean): Record<string, unknown>;
   toDto(row: never): unknown;
   order: 'sort' | 'id';
+  /** Rows the body points at must exist: an unknown one is a 404, not a foreign-key 500. */
+  references?(db: Kysely<Database>, body: never): Promise<void>;
 }
 
 export interface CatalogueAdminDeps {
@@ -113,6 +115,11 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod<CatalogueAdminDeps> = a
       order: 'id',
       toDto: toStaticPriceDto,
       toRow: (b: z.infer<typeof staticPriceBody>) => ({ region_id: b.regionId, business_id: b.businessId, days: b.days, price: b.price, currency }),
+      references: async (trx, b: z.infer<typeof staticPriceBody>) => {
+        const region = await trx.selectFrom('static_regions').select('id').where('id', '=', b.regionId).executeTakeFirst();
+        const business = await trx.selectFrom('businesses').select('id').where('id', '=', b.businessId).executeTakeFirst();
+        if (!region || !business) throw new AppError('NOT_FOUND');
+      },
     },
   ];
 
@@ -133,6 +140,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod<CatalogueAdminDeps> = a
     app.post(`/manage/${r.path}`, { config, schema: { tags, body: r.body, response: { 200: envelope(r.dto), ...errors } } }, async (request) => {
       const { user } = currentAuth(request);
       const row = await db.transaction().execute(async (trx) => {
+        await r.references?.(trx, request.body as never);
         const created = await guardUnique(() =>
           (trx as unknown as LooseDb).insertInto(r.table).values(r.toRow(request.body as never, iso(clock.now()), true)).returningAll().executeTakeFirstOrThrow(),
         );
@@ -152,6 +160,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod<CatalogueAdminDeps> = a
           const t = trx as unknown as LooseDb;
           const before = await t.selectFrom(r.table).selectAll().where('id', '=', id).executeTakeFirst();
           if (!before) throw new AppError('NOT_FOUND');
+          await r.references?.(trx, request.body as never);
           const after = await guardUnique(() =>
             t.updateTable(r.table).set(r.toRow(request.body as never, iso(clock.now()), false)).where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
           );
@@ -185,6 +194,13 @@ async function guardUnique<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('CATALOGUE_DUPLICATE');
+    // A referenced row deleted between the check and the write: the same answer as the check's.
+    if (isForeignKeyViolation(err)) throw new AppError('NOT_FOUND');
     throw err;
   }
+}
+
+function isForeignKeyViolation(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }

@@ -85,6 +85,71 @@ describe.each(DIALECTS)('catalogue on %s', (dialect) => {
     expect(okRegion.body.data).toMatchObject({ country: 'FR', state: null, city: null, poolSize: 1200 });
   });
 
+  it('lets an admin create, edit and delete a static region, each leaving an audit row', async () => {
+    const created = await call(t.app, 'POST', '/api/manage/static-region', { token: admin, body: { country: 'de', city: 'frankfurt', name: name('Frankfurt'), sort: 5 } });
+    expect(created.status).toBe(200);
+    const id = created.body.data.id as number;
+    expect(created.body.data).toMatchObject({ country: 'DE', city: 'frankfurt', sort: 5, enabled: true, name: { en: 'Frankfurt' } });
+    expect((await call(t.app, 'GET', '/api/static-region')).body.data.items.map((r: { id: number }) => r.id)).toContain(id);
+
+    const edited = await call(t.app, 'PUT', `/api/manage/static-region/${id}`, { token: admin, body: { country: 'DE', city: 'berlin', name: name('Berlin'), enabled: false } });
+    expect(edited.status).toBe(200);
+    expect(edited.body.data).toMatchObject({ city: 'berlin', enabled: false, name: { en: 'Berlin' } });
+    const dup = await call(t.app, 'POST', '/api/manage/static-region', { token: admin, body: { country: 'DE', city: 'berlin', name: name('Berlin 2') } });
+    expect(dup.status).toBe(409);
+
+    expect((await call(t.app, 'DELETE', `/api/manage/static-region/${id}`, { token: admin })).status).toBe(200);
+    expect((await call(t.app, 'PUT', `/api/manage/static-region/${id}`, { token: admin, body: { country: 'DE', name: name('Gone') } })).status).toBe(404);
+    const audit = await t.db.db.selectFrom('audit_logs').selectAll().where('target', '=', `static-region:${id}`).orderBy('id').execute();
+    expect(audit.map((a) => a.action)).toEqual(['static-region.create', 'static-region.update', 'static-region.delete']);
+    expect(JSON.parse(audit[1]!.before!)).toMatchObject({ city: 'frankfurt' });
+    expect(JSON.parse(audit[1]!.after!)).toMatchObject({ city: 'berlin' });
+  });
+
+  it('lets an admin create, edit and delete a static price; deleting its region removes it', async () => {
+    const region = (await call(t.app, 'POST', '/api/manage/static-region', { token: admin, body: { country: 'FR', city: 'paris', name: name('Paris') } })).body.data.id as number;
+    const business = (await call(t.app, 'POST', '/api/manage/business', { token: admin, body: { code: 'streaming', name: name('Streaming') } })).body.data.id as number;
+    const created = await call(t.app, 'POST', '/api/manage/static-price', { token: admin, body: { regionId: region, businessId: business, days: 30, price: 700 } });
+    expect(created.status).toBe(200);
+    const id = created.body.data.id as number;
+    expect(created.body.data).toEqual({ id, regionId: region, businessId: business, days: 30, price: 700, currency: 'USD' });
+
+    const again = await call(t.app, 'POST', '/api/manage/static-price', { token: admin, body: { regionId: region, businessId: business, days: 30, price: 800 } });
+    expect(again.status).toBe(409);
+    const edited = await call(t.app, 'PUT', `/api/manage/static-price/${id}`, { token: admin, body: { regionId: region, businessId: business, days: 60, price: 1300 } });
+    expect(edited.body.data).toMatchObject({ days: 60, price: 1300 });
+    expect((await call(t.app, 'GET', '/api/goods')).body.data.staticPrices).toContainEqual(expect.objectContaining({ id, days: 60, price: 1300 }));
+
+    expect((await call(t.app, 'DELETE', `/api/manage/static-price/${id}`, { token: admin })).status).toBe(200);
+    expect((await call(t.app, 'DELETE', `/api/manage/static-price/${id}`, { token: admin })).status).toBe(404);
+    const audit = await t.db.db.selectFrom('audit_logs').selectAll().where('target', '=', `static-price:${id}`).orderBy('id').execute();
+    expect(audit.map((a) => a.action)).toEqual(['static-price.create', 'static-price.update', 'static-price.delete']);
+    expect(JSON.parse(audit[1]!.before!)).toMatchObject({ days: 30, price: 700 });
+
+    const kept = (await call(t.app, 'POST', '/api/manage/static-price', { token: admin, body: { regionId: region, businessId: business, days: 30, price: 700 } })).body.data.id as number;
+    expect((await call(t.app, 'DELETE', `/api/manage/static-region/${region}`, { token: admin })).status).toBe(200);
+    expect(await t.db.db.selectFrom('static_prices').select('id').where('id', '=', kept).executeTakeFirst()).toBeUndefined();
+  });
+
+  it('answers 404 with a localized message for a static price of an unknown region or business line, and stores nothing', async () => {
+    const region = (await call(t.app, 'GET', '/api/static-region')).body.data.items[0].id as number;
+    const business = (await call(t.app, 'GET', '/api/business')).body.data.items[0].id as number;
+    const price = (await call(t.app, 'POST', '/api/manage/static-price', { token: admin, body: { regionId: region, businessId: business, days: 7, price: 200 } })).body.data;
+    const before = await t.db.db.selectFrom('static_prices').selectAll().orderBy('id').execute();
+    for (const body of [
+      { regionId: 999_999, businessId: business, days: 14, price: 300 },
+      { regionId: region, businessId: 999_999, days: 14, price: 300 },
+    ]) {
+      const res = await call(t.app, 'POST', '/api/manage/static-price', { token: admin, body, lang: 'zh' });
+      expect(res.status, JSON.stringify(body)).toBe(404);
+      expect(res.body).toEqual({ code: 'NOT_FOUND', message: '找不到。' });
+      const upd = await call(t.app, 'PUT', `/api/manage/static-price/${price.id}`, { token: admin, body, lang: 'zh-cn' });
+      expect(upd.status, JSON.stringify(body)).toBe(404);
+      expect(upd.body).toEqual({ code: 'NOT_FOUND', message: '未找到。' });
+    }
+    expect(await t.db.db.selectFrom('static_prices').selectAll().orderBy('id').execute()).toEqual(before);
+  });
+
   it('keeps the catalogue admin routes to admins', async () => {
     for (const [method, url] of [
       ['GET', '/api/manage/goods'],
