@@ -5,12 +5,31 @@ import { createElement, type ComponentType } from 'react';
 import { mayOpen } from '@/lib/access';
 import { MENU_GROUPS, type AppRoute, type MenuGroupKey } from './routes';
 
-/** A menu entry: a route (key = its path) or a group of routes. */
+/** A menu entry: a route (key = its menu key, see menuKey; path = where it leads) or a group of routes. */
 export interface MenuEntry {
   key: string;
   label: string;
   icon: ComponentType;
+  path?: string;
   children?: MenuEntry[];
+}
+
+/**
+ * The menu key of a route: its spec §2 menu index (activeIndex), so the selected item follows the current
+ * route's activeIndex. Spec §2 gives 102-1 to both Channel Statistics and Login Analysis; where routes share an
+ * index the key is `<activeIndex>:<route name>` ("102-1:manageLogs") so each stays one item and selecting one
+ * never highlights the other. A route without an index falls back to its path. Keys come from the whole table,
+ * not the role-filtered menu, so they are the same for every user.
+ */
+export function menuKey(route: AppRoute, routes: readonly AppRoute[]): string {
+  if (route.activeIndex === null) return route.path;
+  const shared = routes.some((other) => other !== route && other.activeIndex === route.activeIndex);
+  return shared ? `${route.activeIndex}:${route.name}` : route.activeIndex;
+}
+
+/** The menu key to select for the current route, if it is a menu page. */
+export function selectedMenuKeys(route: AppRoute | undefined, routes: readonly AppRoute[]): string[] {
+  return route?.menu && route.layout ? [menuKey(route, routes)] : [];
 }
 
 /**
@@ -22,7 +41,7 @@ export function menuEntries(routes: readonly AppRoute[], user: Pick<UserDto, 'ro
   const groups = new Map<MenuGroupKey, MenuEntry>();
   for (const route of routes) {
     if (!route.menu || !route.layout || !mayOpen(route.access, user)) continue;
-    const entry: MenuEntry = { key: route.path, label: route.menu.label, icon: route.menu.icon };
+    const entry: MenuEntry = { key: menuKey(route, routes), label: route.menu.label, icon: route.menu.icon, path: route.path };
     const groupKey = route.menu.group;
     if (!groupKey) {
       entries.push(entry);
@@ -51,7 +70,17 @@ export function toMenuItems(entries: MenuEntry[], t: TFunction): NonNullable<Men
   }));
 }
 
-/** Group keys that hold the given path (to open them). */
-export function openGroupKeys(entries: MenuEntry[], path: string): string[] {
-  return entries.filter((e) => e.children?.some((c) => c.key === path)).map((e) => e.key);
+/** Group keys that hold the item with the given menu key (to open them). */
+export function openGroupKeys(entries: MenuEntry[], key: string | undefined): string[] {
+  return entries.filter((e) => e.children?.some((c) => c.key === key)).map((e) => e.key);
+}
+
+/** Where the menu item with the given key leads. */
+export function menuPath(entries: MenuEntry[], key: string): string | undefined {
+  for (const entry of entries) {
+    if (entry.key === key && entry.path) return entry.path;
+    const inGroup = entry.children ? menuPath(entry.children, key) : undefined;
+    if (inGroup) return inGroup;
+  }
+  return undefined;
 }

@@ -90,4 +90,17 @@ describe('app shell', () => {
     expect(screen.queryByTestId('traffic-balance')).toBeNull();
     expect(screen.queryByTestId('error-page')?.style.display).toBe('none');
   });
+
+  it('highlights the one menu item of the route, also where the spec gives two routes index 102-1', async () => {
+    sessionStorage.setItem(SESSION_KEYS.token, 'tok');
+    stubApi({ ...customer, role: 'admin', isDistributor: true });
+    const router = renderAt('/manage/log');
+    const menu = await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    const selected = () => [...menu.querySelectorAll('.ant-menu-item-selected')].map((item) => item.textContent);
+    await waitFor(() => expect(selected()).toEqual(['Login Analysis']));
+    await act(() => router.navigate('/distribution/channel'));
+    await waitFor(() => expect(selected()).toEqual(['Channel Statistics']));
+    await act(() => router.navigate('/center/rotatingResidential'));
+    await waitFor(() => expect(selected()).toEqual(['Rotating Residential']));
+  });
 });

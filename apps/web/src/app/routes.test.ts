@@ -53,7 +53,7 @@ const customer = { role: 'customer', isDistributor: false } as Pick<UserDto, 'ro
 const distributor = { role: 'customer', isDistributor: true } as Pick<UserDto, 'role' | 'isDistributor'>;
 const admin = { role: 'admin', isDistributor: false } as Pick<UserDto, 'role' | 'isDistributor'>;
 
-const paths = (entries: ReturnType<typeof menuEntries>): string[] => entries.flatMap((e) => (e.children ? paths(e.children) : [e.key]));
+const paths = (entries: ReturnType<typeof menuEntries>): string[] => entries.flatMap((e) => (e.children ? paths(e.children) : [e.path ?? '']));
 
 describe('route table (spec §2)', () => {
   it('has exactly the spec paths plus the catalogue pages', () => {
@@ -102,7 +102,7 @@ describe('side menu from the route table', () => {
 
   it('groups rotating and static residential under proxy management', () => {
     const group = menuEntries(appRoutes, customer).find((e) => e.key === 'group:proxyManagement');
-    expect(group?.children?.map((c) => c.key)).toEqual(['/center/rotatingResidential', '/center/staticResidential']);
+    expect(group?.children?.map((c) => c.path)).toEqual(['/center/rotatingResidential', '/center/staticResidential']);
   });
 
   it('adds the distribution group for distributors, not the admin group', () => {
@@ -113,7 +113,7 @@ describe('side menu from the route table', () => {
 
   it('lists the catalogue and supply pages at the end of the admin group, after the spec entries', () => {
     const group = menuEntries(appRoutes, admin).find((e) => e.key === 'group:admin');
-    expect(group?.children?.map((c) => c.key)).toEqual(['/manage/user', '/manage/order', '/manage/pay', '/manage/log', '/manage/goods', '/manage/region', '/manage/business', '/manage/supply']);
+    expect(group?.children?.map((c) => c.path)).toEqual(['/manage/user', '/manage/order', '/manage/pay', '/manage/log', '/manage/goods', '/manage/region', '/manage/business', '/manage/supply']);
   });
 
   it('shows admins everything in the layout', () => {

@@ -9,7 +9,7 @@ import { BrandLogo } from '@/components/brand-logo';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { PageLoading } from '@/components/page-loading';
 import { storage } from '@/lib/storage';
-import { menuEntries, openGroupKeys, toMenuItems } from '../menu';
+import { menuEntries, menuPath, openGroupKeys, selectedMenuKeys, toMenuItems } from '../menu';
 import { appRoutes, findRoute } from '../routes';
 import { UserMenu } from './user-menu';
 
@@ -26,15 +26,17 @@ export function AppLayout() {
   const site = useSite();
   const [collapsed, setCollapsed] = useState(() => storage.getUiState().menuCollapsed);
   const route = findRoute(location.pathname);
+  // Selection follows the route's menu index (spec §2 activeIndex), not the address.
+  const selectedKeys = selectedMenuKeys(route, appRoutes);
 
   const entries = useMemo(() => menuEntries(appRoutes, user), [user]);
   const items = useMemo(() => toMenuItems(entries, t), [entries, t]);
-  const [openKeys, setOpenKeys] = useState<string[]>(() => openGroupKeys(entries, location.pathname));
+  const [openKeys, setOpenKeys] = useState<string[]>(() => openGroupKeys(entries, selectedKeys[0]));
   // Entering a page of a closed group (link, address bar) opens that group.
-  const [menuPath, setMenuPath] = useState(location.pathname);
-  if (menuPath !== location.pathname) {
-    setMenuPath(location.pathname);
-    const wanted = openGroupKeys(entries, location.pathname).filter((key) => !openKeys.includes(key));
+  const [seenPath, setSeenPath] = useState(location.pathname);
+  if (seenPath !== location.pathname) {
+    setSeenPath(location.pathname);
+    const wanted = openGroupKeys(entries, selectedKeys[0]).filter((key) => !openKeys.includes(key));
     if (wanted.length > 0) setOpenKeys([...openKeys, ...wanted]);
   }
 
@@ -63,9 +65,12 @@ export function AppLayout() {
           theme="dark"
           mode="inline"
           items={items}
-          selectedKeys={route ? [route.path] : []}
+          selectedKeys={selectedKeys}
           {...(collapsed ? {} : { openKeys, onOpenChange: (keys: string[]) => setOpenKeys(keys) })}
-          onClick={({ key }) => void navigate(key)}
+          onClick={({ key }) => {
+            const path = menuPath(entries, key);
+            if (path) void navigate(path);
+          }}
           data-testid="side-menu"
         />
       </Sider>
