@@ -301,6 +301,8 @@ export const payConfigDto = z.object({
   secrets: z.record(z.string(), z.string().nullable()),
   /** False where the method cannot run here (sandbox in production). */
   available: z.boolean(),
+  /** Stored secrets could not be decrypted (APP_SECRET changed): they count as unset until entered again. */
+  needsReentry: z.boolean(),
 });
 export type PayConfigDto = z.infer<typeof payConfigDto>;
 

@@ -111,7 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const production = config.NODE_ENV === 'production';
   const audit = new AuditLog(clock);
   const providers = createProviders({ stripeApiBase: config.STRIPE_API_BASE });
-  const payConfigs = new PayConfigService(db, clock, audit, providers, config.APP_SECRET, production);
+  const payConfigs = new PayConfigService(db, clock, audit, providers, config.APP_SECRET, production, app.log);
   const fulfilment = new Fulfilment(db, clock, audit);
   const orderRepo = new OrderRepository(db);
   const orders = new OrderService({ db, clock, audit, fulfilment, payConfigs, providers, publicUrl: config.PUBLIC_URL, production, log: app.log });

@@ -7,9 +7,14 @@ import { SEAL_LABELS, SealedBox, mask } from '../../lib/sealed-box';
 import type { MethodConfig, PaymentProvider } from '../../payments/provider';
 import type { AuditLog } from '../audit/audit-log';
 
+export interface PayConfigLog {
+  warn(obj: object, msg: string): void;
+}
+
 /** Payment settings (DESIGN §5.5): plain settings as JSON, secrets sealed with a key derived from APP_SECRET. */
 export class PayConfigService {
   private readonly box: SealedBox;
+  private readonly warned = new Set<PayMethod>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -18,18 +23,39 @@ export class PayConfigService {
     private readonly providers: Map<PayMethod, PaymentProvider>,
     appSecret: string,
     private readonly production: boolean,
+    private readonly log?: PayConfigLog,
   ) {
     this.box = new SealedBox(appSecret, SEAL_LABELS.payConfig);
   }
 
   async get(method: PayMethod, db: Kysely<Database> = this.db): Promise<MethodConfig> {
+    return (await this.read(method, db)).config;
+  }
+
+  /**
+   * The stored row with its secrets opened. Secrets sealed under another APP_SECRET cannot be opened:
+   * they count as unset (the method is not configured, so not offered, and nothing answers 500) and the
+   * admin is told to enter them again.
+   */
+  private async read(method: PayMethod, db: Kysely<Database>): Promise<{ config: MethodConfig; needsReentry: boolean }> {
     const row = await db.selectFrom('pay_configs').selectAll().where('method', '=', method).executeTakeFirst();
-    if (!row) return { enabled: false, settings: {}, secrets: {} };
-    return {
-      enabled: Boolean(row.enabled),
-      settings: JSON.parse(row.settings) as Record<string, string>,
-      secrets: row.secrets ? (JSON.parse(this.box.open(row.secrets)) as Record<string, string>) : {},
-    };
+    if (!row) return { config: { enabled: false, settings: {}, secrets: {} }, needsReentry: false };
+    const settings = JSON.parse(row.settings) as Record<string, string>;
+    let secrets: Record<string, string> = {};
+    let needsReentry = false;
+    if (row.secrets) {
+      try {
+        secrets = JSON.parse(this.box.open(row.secrets)) as Record<string, string>;
+      } catch {
+        needsReentry = true;
+        // Once per method and process: every buy page asks for the methods. Never the sealed value.
+        if (!this.warned.has(method)) {
+          this.warned.add(method);
+          this.log?.warn({ method }, 'stored payment secrets cannot be decrypted (APP_SECRET changed?): the method is off until they are entered again');
+        }
+      }
+    }
+    return { config: { enabled: Boolean(row.enabled), settings, secrets }, needsReentry };
   }
 
   /** What the buy page offers: enabled, allowed here and configured well enough to take money. */
@@ -47,7 +73,12 @@ export class PayConfigService {
   }
 
   async list(): Promise<PayConfigDto[]> {
-    return Promise.all(PAY_METHODS.map(async (m) => this.toDto(m, await this.get(m))));
+    return Promise.all(
+      PAY_METHODS.map(async (m) => {
+        const { config, needsReentry } = await this.read(m, this.db);
+        return this.toDto(m, config, needsReentry);
+      }),
+    );
   }
 
   async save(body: PayConfigBody, actor: { id: number; ip: string | null }): Promise<PayConfigDto> {
@@ -86,15 +117,15 @@ export class PayConfigService {
         actorId: actor.id,
         action: 'pay-config.save',
         target: `pay-config:${body.method}`,
-        before: { ...this.toDto(body.method, before), available: undefined },
-        after: { ...this.toDto(body.method, next), available: undefined },
+        before: { ...this.toDto(body.method, before), available: undefined, needsReentry: undefined },
+        after: { ...this.toDto(body.method, next), available: undefined, needsReentry: undefined },
         ip: actor.ip,
       });
       return this.toDto(body.method, next);
     });
   }
 
-  private toDto(method: PayMethod, c: MethodConfig): PayConfigDto {
+  private toDto(method: PayMethod, c: MethodConfig, needsReentry = false): PayConfigDto {
     const secrets: Record<string, string | null> = {};
     for (const k of PAY_METHOD_FIELDS[method].secrets) secrets[k] = c.secrets[k] ? mask(c.secrets[k]) : null;
     return {
@@ -103,6 +134,7 @@ export class PayConfigService {
       settings: c.settings,
       secrets,
       available: this.providers.get(method)?.available(this.production) ?? false,
+      needsReentry,
     };
   }
 }

@@ -1,7 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
 import { seedCatalogue, signedIn } from '../../../test/commerce';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
 import { createProviders } from '../../payments/registry';
 import { AuditLog } from '../audit/audit-log';
 import { PayConfigService } from './pay-config-service';
@@ -74,6 +77,81 @@ describe.each(DIALECTS)('payment settings on %s', (dialect) => {
     const { token } = await signedIn(t);
     expect((await call(t.app, 'GET', '/api/manage/pay-config', { token })).status).toBe(403);
     expect((await call(t.app, 'POST', '/api/manage/pay-config', { token, body: { method: 'sandbox', enabled: true } })).status).toBe(403);
+  });
+});
+
+describe.each(DIALECTS)('payment secrets after APP_SECRET changed on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let customer: string;
+  const lines: string[] = [];
+  const tronHeaders: Record<string, string | string[] | undefined>[] = [];
+  // A TRON API with no transfers: the watcher must get this far and ask it without an API key.
+  const tron = createServer((req, res) => {
+    tronHeaders.push(req.headers);
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ data: [], success: true, meta: {} }));
+  });
+  const KEYS = { secretKey: 'sk_test_oldsecretkey12345678', webhookSecret: 'whsec_oldwebhooksecret1234' };
+
+  beforeAll(async () => {
+    await new Promise<void>((ok) => tron.listen(0, '127.0.0.1', ok));
+    t = await createTestApp(dialect, {}, { log: (line) => lines.push(line) });
+    await seedCatalogue(t);
+    admin = (await signedIn(t, 'admin')).token;
+    customer = (await signedIn(t)).token;
+    const save = (body: Record<string, unknown>) => call(t.app, 'POST', '/api/manage/pay-config', { token: admin, body });
+    expect((await save({ method: 'card', enabled: true, settings: {}, secrets: KEYS })).status).toBe(200);
+    const apiBase = `http://127.0.0.1:${(tron.address() as AddressInfo).port}`;
+    expect((await save({ method: 'usdt-trc20', enabled: true, settings: { address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', apiBase }, secrets: { apiKey: 'tron-old-api-key-0001' } })).status).toBe(200);
+    // What a new APP_SECRET does to the stored rows: sealed under a key this server no longer derives.
+    const other = new SealedBox('a-different-app-secret-of-enough-length', SEAL_LABELS.payConfig);
+    for (const [method, secrets] of [['card', KEYS], ['usdt-trc20', { apiKey: 'tron-old-api-key-0001' }]] as const) {
+      await t.db.db.updateTable('pay_configs').set({ secrets: other.seal(JSON.stringify(secrets)) }).where('method', '=', method).execute();
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((ok) => tron.close(ok));
+  });
+
+  it('treats the undecryptable secrets as unset: the method is not offered and nothing answers 500', async () => {
+    const methods = await call(t.app, 'GET', '/api/pay/methods', { token: customer });
+    expect(methods.status).toBe(200);
+    expect(methods.body.data.methods).toContain('sandbox');
+    expect(methods.body.data.methods).not.toContain('card');
+    const buy = await call(t.app, 'POST', '/api/buy/dynamic', { token: customer, body: { goodsId: 1, payMethod: 'card' } });
+    expect(buy.status).toBe(400);
+    expect(buy.body.code).toBe('PAY_METHOD_UNAVAILABLE');
+    const notify = await t.app.inject({ method: 'POST', url: '/api/pay/notify/card', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' }, payload: '{}' });
+    expect(notify.statusCode).toBe(400);
+  });
+
+  it('shows the admin which secrets must be entered again, and re-entering them brings the method back', async () => {
+    const list = await call(t.app, 'GET', '/api/manage/pay-config', { token: admin });
+    expect(list.status).toBe(200);
+    const card = list.body.data.methods.find((m: { method: string }) => m.method === 'card');
+    expect(card).toMatchObject({ enabled: true, needsReentry: true, secrets: { secretKey: null, webhookSecret: null } });
+    expect(list.body.data.methods.find((m: { method: string }) => m.method === 'sandbox')).toMatchObject({ needsReentry: false });
+
+    const saved = await call(t.app, 'POST', '/api/manage/pay-config', { token: admin, body: { method: 'card', enabled: true, secrets: { secretKey: 'sk_test_newsecretkey87654321', webhookSecret: 'whsec_newwebhooksecret4321' } } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({ needsReentry: false, secrets: { secretKey: '••••4321', webhookSecret: '••••4321' } });
+    expect((await call(t.app, 'GET', '/api/pay/methods', { token: customer })).body.data.methods).toContain('card');
+  });
+
+  it('lets the USDT watcher poll without the lost API key instead of failing', async () => {
+    const res = await t.app.usdtWatcher.pollOnce();
+    expect(res).toEqual({ seen: 0, credited: 0, review: 0 });
+    expect(tronHeaders.length).toBeGreaterThan(0);
+    expect(tronHeaders.every((h) => h['tron-pro-api-key'] === undefined)).toBe(true);
+  });
+
+  it('logs a warning per method that names no secret', () => {
+    const warnings = lines.map((l) => JSON.parse(l) as { level: number; msg: string; method?: string }).filter((l) => l.level === 40 && /cannot be decrypted/.test(l.msg));
+    expect(warnings.map((w) => w.method).sort()).toEqual(['card', 'usdt-trc20']);
+    const all = lines.join('\n');
+    for (const secret of [KEYS.secretKey, KEYS.webhookSecret, 'tron-old-api-key-0001']) expect(all).not.toContain(secret);
   });
 });
 

@@ -8,6 +8,7 @@ const card: PayConfigDto = {
   settings: { currency: 'USD' },
   secrets: { secretKey: '••••4242', webhookSecret: null },
   available: true,
+  needsReentry: false,
 };
 
 describe('payment settings form: secrets are never echoed', () => {

@@ -77,6 +77,7 @@ export function PayMethodCard({ config }: { config: PayConfigDto }) {
       {!config.available ? (
         <Alert type="error" showIcon title={method === 'sandbox' ? t('admin.pay.unavailableSandbox') : t('admin.pay.unavailable')} className="pay-config-card__alert" />
       ) : null}
+      {config.needsReentry ? <Alert type="warning" showIcon title={t('admin.pay.needsReentry')} className="pay-config-card__alert" data-testid={`pay-reentry-${method}`} /> : null}
       {method === 'card' ? (
         <Alert
           type="info"
