@@ -46,6 +46,11 @@ describe('loadConfig', () => {
     ['APP_SECRET', 'short'],
     ['NODE_ENV', 'staging'],
     ['PUBLIC_URL', 'example.com'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', 'proxy.example.com'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '10.0.0.1,'],
+    ['TRUST_PROXY', '-1'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     const err = errorFor({ [name]: value });
     expect(err.message).toMatch(new RegExp(`^\\s*${name}:`, 'm'));
@@ -65,6 +70,19 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://u:p@mail.example.com:465',
     });
     expect(cfg).toMatchObject({ PORT: 3000, DATABASE_URL: 'postgresql://u:p@db:5432/resi', SMTP_URL: 'smtps://u:p@mail.example.com:465' });
+  });
+
+  it('trusts no proxy by default, and a hop count or a list of addresses when TRUST_PROXY says so', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'off' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: ' 10.0.0.0/8, 127.0.0.1,::1, fd00::/8 ,loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
   });
 
   it('treats empty variables as unset', () => {

@@ -1,15 +1,53 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
 
+/** Names proxy-addr (Fastify's trustProxy) understands in place of an address. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const isProxyAddress = (entry: string): boolean => {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [ip = '', bits, ...rest] = entry.split('/');
+  const version = isIP(ip);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+};
+
+/**
+ * Which X-Forwarded-For entries to believe. Off by default: otherwise any client could name its own IP
+ * and escape per-IP limits. A hop count or the proxies' addresses, as Fastify's trustProxy takes them;
+ * `true` (trust every hop) is refused because the left-most entry is whatever the client wrote.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx): false | number | string[] => {
+    if (value === undefined || ['false', 'off', 'no', '0'].includes(value.toLowerCase())) return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(',').map((e) => e.trim());
+    if (entries.every(isProxyAddress)) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        value.toLowerCase() === 'true'
+          ? 'true would believe any client\'s X-Forwarded-For; give the number of proxies in front (e.g. 1) or their addresses'
+          : 'must be a number of proxy hops (e.g. 1) or a comma-separated list of proxy addresses or CIDR ranges (e.g. 10.0.0.0/8,127.0.0.1)',
+    });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: port.default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** Proxies in front of the API whose X-Forwarded-For is believed (client IP for limits, lockout, logs). */
+  TRUST_PROXY: trustProxy,
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()

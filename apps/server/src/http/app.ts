@@ -54,13 +54,18 @@ export interface AppDeps {
   logger?: boolean | object;
 }
 
+/** proxy-addr's trust function for a hop count: the socket peer is hop 0, then X-Forwarded-For right to left. */
+const trustHops = (hops: number) => (_addr: string, hop: number) => hop < hops;
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
     logger: deps.logger ?? { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
-    // Behind a load balancer the client IP comes from X-Forwarded-For (limits and login logs use it).
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (off by default): per-IP limits,
+    // lockout and login logs use request.ip, which a client must not be able to choose.
+    // Fastify ignores a bare hop count (it cannot vouch for the peer), so a count becomes "the first N hops".
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
