@@ -83,6 +83,28 @@ describe.each(DIALECTS)('gateway usage and balances on %s', (dialect) => {
     expect(overruns).toContainEqual([c.user.id, 3 * MB]);
   });
 
+  it('charges concurrent flushes for one user exactly, earliest grant first, none beyond its size', async () => {
+    // Several gateways flush at once, each for another of the user's accounts (so no row lock on the
+    // account serialises them): each must see the grants as the others left them.
+    const c = await customer([[10, 7], [10, 30], [100, 60]]);
+    const accounts = [c.accountId];
+    for (let i = 1; i < 8; i++) {
+      const r = await call(t.app, 'POST', '/api/proxy/dynamic', { token: c.token, body: { username: `p${c.user.id}x${++seq}`, password: 'Secret123' } });
+      accounts.push(r.body.data.id as number);
+    }
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(accounts.map((accountId, i) => store.flush(`gw-race-${i}`, 1000 * round + c.user.id, [{ ...delta(c, 0, 1 * MB), accountId }])));
+    }
+    const grants = await grantsOf(c.user.id);
+    expect(grants.reduce((sum, g) => sum + g.used_bytes, 0)).toBe(24 * MB);
+    expect(grants).toEqual([
+      { bytes: 10 * MB, used_bytes: 10 * MB },
+      { bytes: 10 * MB, used_bytes: 10 * MB },
+      { bytes: 100 * MB, used_bytes: 4 * MB },
+    ]);
+    expect(overruns.filter(([userId]) => userId === c.user.id)).toEqual([]);
+  });
+
   it('authenticates from the cache and refuses with the reason', async () => {
     const rich = await customer([[50, 30]]);
     const poor = await customer([]);

@@ -27,8 +27,11 @@ export class UsageStore implements UsageSink {
         .executeTakeFirst();
       if (!claimed) return;
 
+      // Rows are locked in one order (accounts, then each user's grants, by id) so two gateways'
+      // concurrent batches on PostgreSQL wait for each other instead of deadlocking.
+      const ordered = [...deltas].sort((a, b) => a.accountId - b.accountId || cmp(a.country ?? '', b.country ?? '') || cmp(a.hour, b.hour));
       const perUser = new Map<number, number>();
-      for (const d of deltas) {
+      for (const d of ordered) {
         const bytes = d.bytesUp + d.bytesDown;
         if (bytes <= 0) continue;
         await trx
@@ -48,44 +51,64 @@ export class UsageStore implements UsageSink {
           .execute();
         perUser.set(d.userId, (perUser.get(d.userId) ?? 0) + bytes);
       }
-      for (const [userId, bytes] of perUser) await this.consume(trx, userId, bytes, now);
+      const users = [...perUser].sort(([a], [b]) => a - b);
+      for (const [userId, bytes] of users) await this.consume(trx, userId, bytes, now);
     });
   }
 
-  /** Takes `bytes` from the user's live grants, the one expiring first first. */
+  /**
+   * Takes `bytes` from the user's live grants, the one expiring first first. Another gateway's batch may
+   * charge the same grants at the same time (PostgreSQL runs them concurrently; the rows read here can
+   * be stale by the time they are written), so each charge applies only while the grant still has room
+   * — `used_bytes + take <= bytes`, checked on the row as it is when the write gets it — and otherwise
+   * the grants are read again.
+   */
   private async consume(trx: Transaction<Database>, userId: number, bytes: number, now: string): Promise<void> {
-    const grants = await trx
-      .selectFrom('traffic_grants')
-      .select(['id', 'bytes', 'used_bytes'])
-      .where('user_id', '=', userId)
-      .where('expires_at', '>', now)
-      .orderBy('expires_at')
-      .orderBy('id')
-      .execute();
     let left = bytes;
-    for (const g of grants) {
-      if (left <= 0) break;
-      const take = Math.min(left, Number(g.bytes) - Number(g.used_bytes));
-      if (take <= 0) continue;
-      await trx
-        .updateTable('traffic_grants')
-        .set((eb) => ({ used_bytes: eb('used_bytes', '+', take) }))
-        .where('id', '=', g.id)
+    let first: number | undefined;
+    for (let stale = true; stale && left > 0; ) {
+      stale = false;
+      const grants = await trx
+        .selectFrom('traffic_grants')
+        .select(['id', 'bytes', 'used_bytes'])
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', now)
+        .orderBy('expires_at')
+        .orderBy('id')
         .execute();
-      left -= take;
+      first = grants[0]?.id;
+      for (const g of grants) {
+        if (left <= 0) break;
+        const take = Math.min(left, Number(g.bytes) - Number(g.used_bytes));
+        if (take <= 0) continue;
+        const charged = await trx
+          .updateTable('traffic_grants')
+          .set((eb) => ({ used_bytes: eb('used_bytes', '+', take) }))
+          .where('id', '=', g.id)
+          .where((eb) => eb('used_bytes', '<=', eb('bytes', '-', take)))
+          .executeTakeFirst();
+        if (Number(charged.numUpdatedRows) === 0) {
+          stale = true;
+          break;
+        }
+        left -= take;
+      }
     }
     if (left > 0) {
       // Traffic carried between the last balance check and the cut-off: charged to the grant that
       // expires first (used beyond its size) so the record shows it, and reported.
-      const first = grants[0];
-      if (first) {
+      if (first !== undefined) {
         await trx
           .updateTable('traffic_grants')
           .set((eb) => ({ used_bytes: eb('used_bytes', '+', left) }))
-          .where('id', '=', first.id)
+          .where('id', '=', first)
           .execute();
       }
       this.onOverrun(userId, left);
     }
   }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
