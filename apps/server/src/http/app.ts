@@ -119,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const payConfigs = new PayConfigService(db, clock, audit, providers, config.APP_SECRET, production, app.log);
   const fulfilment = new Fulfilment(db, clock, audit);
   const orderRepo = new OrderRepository(db);
-  const orders = new OrderService({ db, clock, audit, fulfilment, payConfigs, providers, publicUrl: config.PUBLIC_URL, production, log: app.log });
+  const orders = new OrderService({ db, clock, audit, fulfilment, payConfigs, providers, publicUrl: config.PUBLIC_URL, production, currency: config.CURRENCY, log: app.log });
   scheduleOrderExpiry(app, db, clock);
   const usdtWatcher = new UsdtWatcher({ db, clock, payConfigs, fulfilment, log: app.log });
   app.decorate('usdtWatcher', usdtWatcher);

@@ -125,7 +125,7 @@ describe.each(DIALECTS)('exactly-once fulfilment on %s', (dialect) => {
     const { token, user } = await signedIn(t);
     const res = await call(t.app, 'POST', '/api/manage/recharge', { token: admin.token, body: { userId: user.id, bytes: 5 * GB, validityDays: 7, note: 'Compensation for outage #12' } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ kind: 'manual-recharge', status: 'paid', paidBy: 'admin', note: 'Compensation for outage #12', userId: user.id, amount: 0 });
+    expect(res.body.data).toMatchObject({ kind: 'manual-recharge', status: 'paid', paidBy: 'admin', note: 'Compensation for outage #12', userId: user.id, amount: 0, currency: 'USD' });
     expect(await balance(t, token)).toBe(5 * GB);
     const traffic = await call(t.app, 'GET', '/api/traffic', { token });
     expect(new Date(traffic.body.data.grants[0].expiresAt).getTime() - t.clock.now().getTime()).toBe(7 * 24 * 60 * MINUTE);
@@ -159,5 +159,24 @@ describe.each(DIALECTS)('exactly-once fulfilment on %s', (dialect) => {
     expect((await list('kind=manual-recharge&userId=' + user.id)).total).toBe(0);
     expect((await call(t.app, 'GET', '/api/manage/order?status=lost', { token: admin.token })).status).toBe(400);
     expect((await call(t.app, 'GET', '/api/manage/order', { token })).status).toBe(403);
+  });
+});
+
+describe.each(DIALECTS)('manual recharge in a CNY store on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { CURRENCY: 'CNY' });
+  });
+  afterAll(() => t.close());
+
+  it('records the recharge order in the configured currency, not USD', async () => {
+    const admin = await signedIn(t, 'admin');
+    const { token, user } = await signedIn(t);
+    const res = await call(t.app, 'POST', '/api/manage/recharge', { token: admin.token, body: { userId: user.id, bytes: GB, note: 'CNY shop' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ kind: 'manual-recharge', amount: 0, currency: 'CNY' });
+    const row = await t.db.db.selectFrom('orders').select('currency').where('order_no', '=', res.body.data.orderNo).executeTakeFirstOrThrow();
+    expect(row.currency).toBe('CNY');
+    expect((await call(t.app, 'GET', '/api/record/dynamic-order', { token })).body.data.items[0]).toMatchObject({ kind: 'manual-recharge', currency: 'CNY' });
   });
 });

@@ -21,6 +21,8 @@ export interface OrderServiceDeps {
   providers: Map<PayMethod, PaymentProvider>;
   publicUrl: string;
   production: boolean;
+  /** The store's currency (CURRENCY): a manual recharge is recorded in it like every other order. */
+  currency: string;
   log: { error(obj: object, msg: string): void };
 }
 
@@ -127,7 +129,7 @@ export class OrderService {
           kind: 'manual-recharge',
           items: JSON.stringify([item]),
           amount: 0,
-          currency: 'USD',
+          currency: this.d.currency,
           pay_method: null,
           payment: null,
           pay_amount: null,
