@@ -125,6 +125,17 @@ describe.each(DIALECTS)('gateway usage and balances on %s', (dialect) => {
     expect(cache.authenticate(rich.username, 'Secret123')).toEqual({ ok: false, reason: 'ACCOUNT_DISABLED' });
   });
 
+  it('a deleted account no longer exists for new connections (407) and its live ones are cut', async () => {
+    const c = await customer([[50, 30]]);
+    await cache.refresh();
+    expect(cache.authenticate(c.username, 'Secret123')).toMatchObject({ ok: true });
+    expect((await call(t.app, 'DELETE', `/api/proxy/dynamic/${c.accountId}`, { token: c.token })).status).toBe(200);
+    await cache.refresh();
+    // docs/gateway.md: BAD_CREDENTIALS for an unknown or deleted account; enforcement cuts what is open.
+    expect(cache.authenticate(c.username, 'Secret123')).toEqual({ ok: false, reason: 'BAD_CREDENTIALS' });
+    expect(cache.standing(c.accountId)).toBe('ACCOUNT_DISABLED');
+  });
+
   it('a used-up or expired balance and a disabled owner stop the account', async () => {
     const c = await customer([[2, 1]]);
     await cache.refresh();
