@@ -11,7 +11,13 @@ import type { MailCodeService } from './mail-code-service';
 import type { SessionService } from './session-service';
 import type { UserRepository } from './user-repository';
 
-export const LOCKOUT = { failures: 5, window: 15 * MINUTE } as const;
+/**
+ * Login lockout (DESIGN §5.2, docs/decisions.md): 5 failures for one account name from one IP lock that
+ * pair; 20 failures from one IP, whatever the accounts, lock that IP (password spraying). Both for
+ * 15 minutes counted from the oldest failure that tipped it. An account is never locked for everyone,
+ * so nobody can lock a victim out from elsewhere.
+ */
+export const LOCKOUT = { pairFailures: 5, ipFailures: 20, window: 15 * MINUTE } as const;
 
 export interface ClientMeta {
   ip: string | null;
@@ -108,17 +114,16 @@ export class AuthService {
     return { user: { ...user, last_login_at: iso(now) }, token };
   }
 
-  /**
-   * Five failures within 15 minutes by one account name, or from one IP, lock further attempts for that
-   * account or IP until the oldest of those five is 15 minutes old (DESIGN §5.2).
-   */
+  /** Minutes until this account name may be tried from this IP again; 0 when it may now. */
   private async lockedMinutes(account: string, ip: string | null, now: Date): Promise<number> {
     const since = iso(addMs(now, -LOCKOUT.window));
-    const lists = [await this.loginLogs.failuresSince('account', account, since, LOCKOUT.failures)];
-    if (ip) lists.push(await this.loginLogs.failuresSince('ip', ip, since, LOCKOUT.failures));
+    const checks: Array<[string[], number]> = [
+      [await this.loginLogs.failuresSince({ account, ip }, since, LOCKOUT.pairFailures), LOCKOUT.pairFailures],
+    ];
+    if (ip) checks.push([await this.loginLogs.failuresSince({ ip }, since, LOCKOUT.ipFailures), LOCKOUT.ipFailures]);
     let until = 0;
-    for (const times of lists) {
-      const oldest = times[LOCKOUT.failures - 1];
+    for (const [times, limit] of checks) {
+      const oldest = times[limit - 1];
       if (oldest) until = Math.max(until, Date.parse(oldest) + LOCKOUT.window);
     }
     return until > now.getTime() ? Math.ceil((until - now.getTime()) / MINUTE) : 0;

@@ -20,17 +20,16 @@ export class LoginLogRepository {
       .execute();
   }
 
-  /** Times of the recent failures by this account name or from this IP, newest first. */
-  async failuresSince(by: 'account' | 'ip', value: string, since: string, limit: number): Promise<string[]> {
-    const rows = await this.db
+  /** Times of the recent failures of this account name from this IP, or from this IP at all; newest first. */
+  async failuresSince(by: { account?: string; ip: string | null }, since: string, limit: number): Promise<string[]> {
+    let query = this.db
       .selectFrom('login_logs')
       .select('created_at')
-      .where(by, '=', value)
       .where('result', '=', 'failed')
       .where('created_at', '>', since)
-      .orderBy('created_at', 'desc')
-      .limit(limit)
-      .execute();
+      .where('ip', by.ip === null ? 'is' : '=', by.ip);
+    if (by.account !== undefined) query = query.where('account', '=', by.account);
+    const rows = await query.orderBy('created_at', 'desc').limit(limit).execute();
     return rows.map((r) => r.created_at);
   }
 }
