@@ -110,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Before the guard: an export ticket signs its request in, then the guard applies the route's policy.
   const exportTickets = new ExportTicketService(db, clock);
-  registerExportRequests(app, exportTickets, clock);
+  registerExportRequests(app, exportTickets, clock, db);
   registerAccessGuard(app, sessions);
 
   const production = config.NODE_ENV === 'production';

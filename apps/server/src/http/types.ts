@@ -26,6 +26,6 @@ declare module 'fastify' {
     /** Set by the access guard on every non-public route; `sessionId` is null when an export ticket signed in. */
     auth: { user: UserRow; sessionId: number | null } | null;
     /** Set when an export ticket signed this request in: the handler answers a CSV file (modules/exports). */
-    csvExport: { name: string; filename: string } | null;
+    csvExport: { name: string; filename: string; rows?: number } | null;
   }
 }

@@ -34,6 +34,8 @@ export function sendCsv<T>(request: FastifyRequest, reply: FastifyReply, columns
   const target = request.csvExport;
   if (!target) throw new AppError('UNAUTHENTICATED');
   const headers = columns.map((c) => request.t(`csv.${target.name}.${c.key}`));
+  // For the export's audit row (export-request.ts), written as the file is sent.
+  target.rows = rows.length;
   // A string with a non-JSON content type goes out as it is: the route's JSON response schema (the
   // serializer of fastify-type-provider-zod) only runs for objects and JSON content types.
   return reply

@@ -1,8 +1,11 @@
 import { normalizeLang } from '@resi/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { translator } from '../../http/i18n';
 import type { Clock } from '../../lib/clock';
+import { AuditLog } from '../audit/audit-log';
 import type { ExportTicketService } from './export-tickets';
 
 /** What an export URL adds to a list's filters (spec §7): the ticket, the file's language, and the key the spec drops. */
@@ -34,7 +37,8 @@ export const fileStamp = (d: Date): string => d.toISOString().slice(0, 19).repla
  * applies the route's access policy exactly as for a session. `token` is only ever looked up as a ticket,
  * so a session token in a URL signs nothing in; on other routes it is not read at all.
  */
-export function registerExportRequests(app: FastifyInstance, tickets: ExportTicketService, clock: Clock): void {
+export function registerExportRequests(app: FastifyInstance, tickets: ExportTicketService, clock: Clock, db: Kysely<Database>): void {
+  const audit = new AuditLog(clock);
   app.decorateRequest('csvExport', null);
   app.addHook('onRequest', async (request) => {
     const name = request.routeOptions.config?.export;
@@ -50,5 +54,22 @@ export function registerExportRequests(app: FastifyInstance, tickets: ExportTick
     if (!user) throw new AppError('EXPORT_TICKET_INVALID');
     request.auth = { user, sessionId: null };
     request.csvExport = { name, filename: `${name}-${fileStamp(clock.now())}.csv` };
+  });
+
+  // A file of a whole list leaves with an audit row (who, which list, the filters, how many rows) or not
+  // at all: onSend runs before the bytes go out, and a failed write turns the answer into an error.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const file = request.csvExport;
+    if (!file || file.rows === undefined || reply.statusCode !== 200 || !request.auth) return payload;
+    // Paging is ignored by an export, so it is not a filter worth recording.
+    const { page: _page, pageSize: _pageSize, ...filters } = (request.query ?? {}) as Record<string, unknown>;
+    await audit.write(db, {
+      actorId: request.auth.user.id,
+      action: `export.${file.name}`,
+      target: `export:${file.name}`,
+      after: { filters, rows: file.rows, filename: file.filename },
+      ip: request.ip,
+    });
+    return payload;
   });
 }

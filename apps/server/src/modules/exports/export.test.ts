@@ -16,7 +16,7 @@ const MULTILINE_NOTES = ['Refund, "partial"\r\nsee ticket 7', 'line one\nline tw
 
 describe.each(DIALECTS)('CSV exports through single-use tickets on %s', (dialect) => {
   let t: TestApp;
-  let admin: { token: string };
+  let admin: { token: string; user: { id: number } };
   let alice: { token: string; email: string; orderNos: string[]; paid: string[] };
   let bob: { token: string; email: string; id: number };
   const userEmails: string[] = [];
@@ -108,6 +108,28 @@ describe.each(DIALECTS)('CSV exports through single-use tickets on %s', (dialect
     expect(all).toHaveLength(25);
     expect(all.filter((r) => r.Status === 'paid').map((r) => r['Order no.']).sort()).toEqual([...alice.paid].sort());
     expect(all.find((r) => r.Status === 'paid')).toMatchObject({ 'Confirmed by': 'admin', 'Paid (UTC)': expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+  });
+
+  it('leaves an audit row per export: who, which list, the filters and the row count; a refused download leaves none', async () => {
+    const audits = () => t.db.db.selectFrom('audit_logs').selectAll().where('action', 'like', 'export.%').orderBy('id').execute();
+    const before = (await audits()).length;
+    const res = await open('/api/manage/order', { email: alice.email, status: 'pending', page: '2', lang: 'zh', token: await ticketFor(admin.token) });
+    expect(res.statusCode).toBe(200);
+    const users = await open('/api/manage/user', { email: 'csvuser-', token: await ticketFor(admin.token) });
+    expect(users.statusCode).toBe(200);
+    const rows = (await audits()).slice(before);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ actor_id: admin.user.id, action: 'export.orders', target: 'export:orders', before: null });
+    expect(JSON.parse(rows[0]!.after!)).toEqual({ filters: { email: alice.email, status: 'pending' }, rows: 22, filename: expect.stringMatching(/^orders-\d{8}-\d{6}\.csv$/) });
+    expect(rows[1]).toMatchObject({ actor_id: admin.user.id, action: 'export.users' });
+    expect(JSON.parse(rows[1]!.after!)).toMatchObject({ filters: { email: 'csvuser-' }, rows: 22 });
+
+    // A customer's ticket (403), a spent one (401) and a JSON read with a session export nothing.
+    const spent = await ticketFor(alice.token);
+    expect((await open('/api/manage/order', { token: spent })).statusCode).toBe(403);
+    expect((await open('/api/manage/order', { token: spent })).statusCode).toBe(401);
+    expect((await call(t.app, 'GET', '/api/manage/order', { token: admin.token })).status).toBe(200);
+    expect(await audits()).toHaveLength(before + 2);
   });
 
   it('writes headers and package names in the language of ?lang=', async () => {
