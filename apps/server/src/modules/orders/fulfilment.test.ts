@@ -131,6 +131,8 @@ describe.each(DIALECTS)('exactly-once fulfilment on %s', (dialect) => {
     expect(new Date(traffic.body.data.grants[0].expiresAt).getTime() - t.clock.now().getTime()).toBe(7 * 24 * 60 * MINUTE);
     const audit = await t.db.db.selectFrom('audit_logs').selectAll().where('target', '=', `user:${user.id}`).execute();
     expect(audit).toEqual([expect.objectContaining({ action: 'user.recharge', actor_id: admin.user.id })]);
+    expect(JSON.parse(audit[0]!.before!)).toEqual({ balanceBytes: 0 });
+    expect(JSON.parse(audit[0]!.after!)).toMatchObject({ bytes: 5 * GB, note: 'Compensation for outage #12', balanceBytes: 5 * GB });
     // The customer sees it among their records.
     expect((await call(t.app, 'GET', '/api/record/dynamic-order', { token })).body.data.items[0]).toMatchObject({ kind: 'manual-recharge', status: 'paid' });
 
@@ -142,6 +144,13 @@ describe.each(DIALECTS)('exactly-once fulfilment on %s', (dialect) => {
     expect(unknown.body.code).toBe('USER_UNKNOWN');
     expect((await call(t.app, 'POST', '/api/manage/recharge', { token, body: { userId: user.id, bytes: GB, note: 'self' } })).status).toBe(403);
     expect(await balance(t, token)).toBe(5 * GB);
+
+    // A second recharge records the balance it found: the first grant, less what was used of it.
+    await t.db.db.updateTable('traffic_grants').set({ used_bytes: GB }).where('user_id', '=', user.id).execute();
+    expect((await call(t.app, 'POST', '/api/manage/recharge', { token: admin.token, body: { userId: user.id, bytes: 2 * GB, note: 'Top-up' } })).status).toBe(200);
+    const second = await t.db.db.selectFrom('audit_logs').selectAll().where('target', '=', `user:${user.id}`).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(JSON.parse(second.before!)).toEqual({ balanceBytes: 4 * GB });
+    expect(JSON.parse(second.after!)).toMatchObject({ bytes: 2 * GB, balanceBytes: 6 * GB });
   });
 
   it('the order desk filters by status, kind, method, user and order number', async () => {

@@ -7,6 +7,7 @@ import type { PaymentProvider, ProviderContext } from '../../payments/provider';
 import type { AuditLog } from '../audit/audit-log';
 import { toLocalized } from '../catalogue/catalogue-dto';
 import type { PayConfigService } from '../payments/pay-config-service';
+import { TrafficRepository } from '../traffic/traffic-repository';
 import { expireDueOrders } from './expiry-job';
 import type { Fulfilment } from './fulfilment';
 import type { OrderRow } from './order-dto';
@@ -121,6 +122,7 @@ export class OrderService {
       unitPrice: 0,
     };
     return db.transaction().execute(async (trx) => {
+      const balanceBefore = await balanceOf(trx, user.id, now);
       const order = await trx
         .insertInto('orders')
         .values({
@@ -151,7 +153,8 @@ export class OrderService {
         actorId: actor.id,
         action: 'user.recharge',
         target: `user:${user.id}`,
-        after: { orderNo: order.order_no, bytes: body.bytes, validityDays: body.validityDays, note: body.note },
+        before: { balanceBytes: balanceBefore },
+        after: { orderNo: order.order_no, bytes: body.bytes, validityDays: body.validityDays, note: body.note, balanceBytes: await balanceOf(trx, user.id, now) },
         ip: actor.ip,
       });
       return paid.order!;
@@ -198,4 +201,10 @@ export class OrderService {
     if (!order || order.user_id !== userId) throw new AppError('NOT_FOUND');
     return order;
   }
+}
+
+/** The user's traffic balance as `GET /traffic` shows it: the sum of the unexpired grants' remainders. */
+async function balanceOf(db: Kysely<Database>, userId: number, now: Date): Promise<number> {
+  const grants = await new TrafficRepository(db).liveGrants(userId, iso(now));
+  return grants.reduce((sum, g) => sum + Math.max(0, Number(g.bytes) - Number(g.used_bytes)), 0);
 }
