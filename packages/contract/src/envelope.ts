@@ -3,9 +3,12 @@ import { z } from 'zod';
 /** Success envelope (DESIGN §3): `{ data, message? }`. */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ data, message: z.string().optional() });
 
+const pageError = { error: 'validation.page' };
+const pageSizeError = { error: 'validation.pageSize' };
+/** Messages are i18n keys (`validation.*`), so a bad page answers in the caller's language. */
 export const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  page: z.coerce.number(pageError).int(pageError).min(1, pageError).default(1),
+  pageSize: z.coerce.number(pageSizeError).int(pageSizeError).min(1, pageSizeError).max(100, pageSizeError).default(20),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createUser, uniqueEmail, uniqueIp } from '../../test/accounts';
 import { call, login } from '../../test/auth-flows';
 import { type CatalogueLang, CATALOGUE_LANGS, text } from '../../test/i18n';
@@ -14,6 +15,9 @@ describe.each(DIALECTS)('HTTP conventions on %s', (dialect) => {
         app.get('/api/test-only/boom', { config: { access: 'public' } }, async () => {
           throw new Error(SECRET_DETAIL);
         });
+        // Rules without i18n keys: zod's own (English) texts must not reach the caller.
+        const plain = z.strictObject({ n: z.number().int().min(3), id: z.number().positive(), name: z.string().max(4), pick: z.enum(['a', 'b']) });
+        app.post('/api/test-only/plain', { config: { access: 'public' }, schema: { body: plain } }, async () => ({ data: null }));
       },
     });
   });
@@ -167,6 +171,66 @@ describe.each(DIALECTS)('HTTP conventions on %s', (dialect) => {
       const invalid = await call(t.app, 'POST', '/api/login', { body: {}, lang: header });
       expect(invalid.body.code).toBe('VALIDATION_FAILED');
       expect(invalid.body.message).toContain(text(lang, 'validation.loginAccount'));
+    });
+
+    describe.each<CatalogueLang>(['zh', 'zh-cn', 'en'])('in %s', (lang) => {
+      const invalid = (detail: string) => ({ code: 'VALIDATION_FAILED', message: text(lang, 'errors.VALIDATION_FAILED', { detail }) });
+      const post = (url: string, contentType: string, payload: string) =>
+        t.app.inject({ method: 'POST', url, headers: { 'content-type': contentType, 'api-lang': lang }, payload });
+
+      it('says what is wrong with paging in the language asked for', async () => {
+        const { token } = await tokenFor('admin');
+        const cases: Array<[string, string]> = [
+          ['pageSize=101', 'validation.pageSize'],
+          ['pageSize=0', 'validation.pageSize'],
+          ['pageSize=2.5', 'validation.pageSize'],
+          ['page=0', 'validation.page'],
+          ['page=x', 'validation.page'],
+        ];
+        for (const [query, key] of cases) {
+          const res = await get(`/api/manage/user?${query}`, { token, lang });
+          expect(res.status, query).toBe(400);
+          expect(res.body, query).toEqual(invalid(text(lang, key)));
+        }
+      });
+
+      it("translates Fastify's own refusals of a body it cannot read", async () => {
+        const cases: Array<[number, string, Awaited<ReturnType<typeof post>>]> = [
+          [400, 'request.invalidJson', await post('/api/login', 'application/json', '{"account": "a",')],
+          [400, 'request.emptyJson', await post('/api/login', 'application/json', '')],
+          [413, 'request.bodyTooLarge', await post('/api/login', 'application/json', JSON.stringify({ account: 'x'.repeat(1_100_000) }))],
+          [415, 'request.mediaType', await post('/api/login', 'application/xml', '<login/>')],
+          [400, 'request.notObject', await post('/api/login', 'application/json', '"just a string"')],
+        ];
+        for (const [status, key, res] of cases) {
+          expect(res.statusCode, key).toBe(status);
+          expect(res.json(), key).toEqual(invalid(text(lang, key)));
+        }
+      });
+
+      it('describes rules that have no text of their own by their kind and limits', async () => {
+        const body = (b: object) => post('/api/test-only/plain', 'application/json', JSON.stringify({ n: 3, id: 1, name: 'ab', pick: 'a', ...b }));
+        const field = (name: string, key: string, vars: Record<string, number> = {}) => text(lang, 'validation.field', { field: name, message: text(lang, key, vars) });
+        const cases: Array<[object, string]> = [
+          [{ n: 2 }, field('n', 'validation.issue.tooSmall', { minimum: 3 })],
+          [{ id: 0 }, field('id', 'validation.issue.greaterThan', { minimum: 0 })],
+          [{ name: 'abcde' }, field('name', 'validation.issue.tooLong', { maximum: 4 })],
+          [{ n: 'three' }, field('n', 'validation.issue.type')],
+          [{ pick: 'c' }, field('pick', 'validation.issue.value')],
+        ];
+        for (const [change, detail] of cases) {
+          const res = await body(change);
+          expect(res.statusCode, JSON.stringify(change)).toBe(400);
+          expect(res.json(), JSON.stringify(change)).toEqual(invalid(detail));
+        }
+        expect((await body({})).statusCode).toBe(200);
+      });
+
+      it('answers an unknown route in the language asked for', async () => {
+        const res = await post('/api/no-such-route', 'application/json', '{}');
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toEqual({ code: 'NOT_FOUND', message: text(lang, 'errors.NOT_FOUND') });
+      });
     });
 
     it('localizes success messages too', async () => {

@@ -6,19 +6,58 @@ import { AppError } from './errors';
 interface Issue {
   code: string;
   message: string;
-  keys?: string[];
+  params: Record<string, unknown>;
   instancePath: string;
+}
+
+/** zod's own texts are English: a rule without an i18n key is described by its kind and limits instead. */
+function genericIssue(issue: Issue, t: TFunction): string {
+  const p = issue.params;
+  const sized = (values: string, text: string, items: string) => (p.origin === 'string' ? text : p.origin === 'array' || p.origin === 'set' ? items : values);
+  switch (issue.code) {
+    case 'too_small':
+      return t(`validation.issue.${sized(p.inclusive === false ? 'greaterThan' : 'tooSmall', 'tooShort', 'tooFew')}`, { minimum: String(p.minimum) });
+    case 'too_big':
+      return t(`validation.issue.${sized(p.inclusive === false ? 'lessThan' : 'tooBig', 'tooLong', 'tooMany')}`, { maximum: String(p.maximum) });
+    case 'invalid_type':
+      return t('validation.issue.type');
+    case 'invalid_format':
+      return t('validation.issue.format');
+    case 'invalid_value':
+      return t('validation.issue.value');
+    default:
+      return t('validation.issue.invalid');
+  }
 }
 
 /** Turns zod issues into one localized sentence; messages that are i18n keys (`validation.*`) are translated. */
 function describeIssues(issues: Issue[], t: TFunction): string {
   const parts = issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') return t('validation.unknownField', { field: (issue.keys ?? []).join(', ') });
+    if (issue.code === 'unrecognized_keys') return t('validation.unknownField', { field: ((issue.params.keys as string[] | undefined) ?? []).join(', ') });
     if (issue.message.startsWith('validation.')) return t(issue.message);
     const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    return field ? t('validation.field', { field, message: issue.message }) : issue.message;
+    if (!field) return t(issue.code === 'invalid_type' ? 'request.notObject' : 'request.unreadable');
+    return t('validation.field', { field, message: genericIssue(issue, t) });
   });
   return [...new Set(parts)].join(' ');
+}
+
+/** Fastify's own refusals of a request it could not read, by error code; anything else is `unreadable`. */
+const REQUEST_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'request.invalidJson',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'request.emptyJson',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'request.bodyTooLarge',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request.mediaType',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'request.badLength',
+};
+
+function requestErrorKey(err: FastifyError): string {
+  if (err.code && REQUEST_ERRORS[err.code]) return REQUEST_ERRORS[err.code]!;
+  // The JSON parser's own SyntaxError carries no code, only the status Fastify gives it.
+  if (err instanceof SyntaxError) return 'request.invalidJson';
+  if (err.statusCode === 413) return 'request.bodyTooLarge';
+  if (err.statusCode === 415) return 'request.mediaType';
+  return 'request.unreadable';
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -31,7 +70,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const issues = err.validation.map((v) => ({
         code: v.keyword,
         message: v.message ?? '',
-        keys: (v.params as { keys?: string[] }).keys,
+        params: v.params as Record<string, unknown>,
         instancePath: v.instancePath,
       }));
       return reply.status(400).send({ code: 'VALIDATION_FAILED', message: t('errors.VALIDATION_FAILED', { detail: describeIssues(issues, t) }) });
@@ -41,9 +80,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(429).send({ code: 'RATE_LIMITED', message: t('errors.RATE_LIMITED', { seconds: 60 }) });
     }
     if (status >= 400 && status < 500) {
-      // Fastify's own client errors (bad JSON, wrong content type, body too large): say so without internals.
+      // Fastify's own client errors (bad JSON, wrong content type, body too large): said in the caller's
+      // language from the catalogue, never Fastify's English err.message.
       const code = status === 404 ? 'NOT_FOUND' : status === 401 ? 'UNAUTHENTICATED' : status === 403 ? 'FORBIDDEN' : 'VALIDATION_FAILED';
-      const message = code === 'VALIDATION_FAILED' ? t('errors.VALIDATION_FAILED', { detail: err.message }) : t(`errors.${code}`);
+      const message = code === 'VALIDATION_FAILED' ? t('errors.VALIDATION_FAILED', { detail: t(requestErrorKey(err)) }) : t(`errors.${code}`);
       return reply.status(status).send({ code, message });
     }
     request.log.error({ err }, 'unhandled error');
