@@ -16,3 +16,6 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
 
 export const errorBody = z.object({ code: z.string(), message: z.string() });
+
+/** The body of a POST/DELETE that takes no input: none (Fastify says null), or `{}`; an unknown field is a 400. */
+export const emptyBody = z.strictObject({}).nullish();

@@ -86,6 +86,36 @@ describe.each(DIALECTS)('access policy on %s', (dialect) => {
     }
   });
 
+  it('every route that takes a body refuses an unknown field with 400', async () => {
+    const email = uniqueEmail('bodies');
+    const admin = await createUser(t, { email, password: 'secret123' });
+    await t.db.db.updateTable('users').set({ role: 'admin' }).where('id', '=', admin.id).execute();
+    const { token } = (await login(t.app, email, 'secret123', uniqueIp())).body;
+    // Parameters that pass their own schemas, so the body is what gets refused.
+    const sample: Record<string, string> = { orderNo: 'D20260101000000123456' };
+    const withBody = routes.filter(
+      (r) =>
+        ([] as string[]).concat(r.method as string | string[]).some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m)) &&
+        // Payment webhooks take the provider's form or raw body, verified by its signature, not a schema.
+        !r.url.startsWith('/api/pay/notify/'),
+    );
+    expect(withBody.map(label)).toEqual(expect.arrayContaining(['POST /api/logout', 'POST /api/login', 'DELETE /api/proxy/dynamic/:id']));
+    const accepted: string[] = [];
+    // Log out last: a logout that wrongly accepts the body would end the session the others need.
+    const ordered = [...withBody].sort((a, b) => Number(a.url.endsWith('/logout')) - Number(b.url.endsWith('/logout')));
+    for (const r of ordered) {
+      for (const method of ([] as string[]).concat(r.method as string | string[])) {
+        const url = r.url.replace(/:(\w+)/g, (_m, name: string) => sample[name] ?? '1');
+        const res = await t.app.inject({ method: method as 'POST', url, headers: { authorization: `Bearer ${token}` }, payload: { zzUnknownField: 1 } });
+        if (res.statusCode !== 400 || !res.body.includes('zzUnknownField')) accepted.push(`${method} ${r.url} → ${res.statusCode}`);
+      }
+    }
+    expect(accepted).toEqual([]);
+    // A route that takes no input still works without any body (Fastify hands the schema null).
+    const ticket = await t.app.inject({ method: 'POST', url: '/api/export-ticket', headers: { authorization: `Bearer ${token}` } });
+    expect(ticket.statusCode).toBe(200);
+  });
+
   it('admin routes are exactly those under /api/manage/', () => {
     for (const r of routes) {
       if (r.url.startsWith('/api/manage/')) expect(r.config?.access, label(r)).toBe('admin');

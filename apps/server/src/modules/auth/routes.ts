@@ -2,6 +2,7 @@ import {
   authResponse,
   captchaResponse,
   changePassBody,
+  emptyBody,
   envelope,
   errorBody,
   loginBody,
@@ -81,7 +82,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
 
   app.post(
     '/logout',
-    { config: { access: 'customer' }, schema: { tags: ['auth'], response: { 200: ok, ...errors } } },
+    { config: { access: 'customer' }, schema: { tags: ['auth'], body: emptyBody, response: { 200: ok, ...errors } } },
     async (request) => {
       await deps.sessions.revoke(currentSession(request).sessionId);
       return { data: null, message: request.t('messages.loggedOut') };

@@ -1,6 +1,7 @@
 import {
   businessBody,
   businessDto,
+  emptyBody,
   envelope,
   errorBody,
   idParams,
@@ -173,7 +174,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod<CatalogueAdminDeps> = a
 
     app.delete(
       `/manage/${r.path}/:id`,
-      { config, schema: { tags, params: idParams, response: { 200: envelope(z.null()), ...errors } } },
+      { config, schema: { tags, params: idParams, body: emptyBody, response: { 200: envelope(z.null()), ...errors } } },
       async (request) => {
         const { user } = currentAuth(request);
         const { id } = request.params;

@@ -1,6 +1,5 @@
-import { envelope, errorBody, exportTicketResponse } from '@resi/contract';
+import { emptyBody, envelope, errorBody, exportTicketResponse } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { currentAuth } from '../../http/access-guard';
 import type { ExportTicketService } from './export-tickets';
 
@@ -13,7 +12,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ tickets: ExportTicketService 
     '/export-ticket',
     {
       config: { access: 'customer' },
-      schema: { tags: ['exports'], body: z.strictObject({}).optional(), response: { 200: envelope(exportTicketResponse), 400: errorBody, 401: errorBody } },
+      schema: { tags: ['exports'], body: emptyBody, response: { 200: envelope(exportTicketResponse), 400: errorBody, 401: errorBody } },
     },
     async (request) => ({ data: { ticket: await tickets.issue(currentAuth(request).user.id) } }),
   );

@@ -1,4 +1,4 @@
-import { type Lang, normalizeLang, type PayMethod } from '@resi/contract';
+import { emptyBody, type Lang, normalizeLang, type PayMethod } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/errors';
@@ -28,6 +28,8 @@ export const sandboxRoutes: FastifyPluginAsyncZod<Deps> = async (app, { orders, 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, _body, done) => done(null, {}));
   const config = { access: 'public' as const };
   const schema = { tags: ['payments'], params, querystring: query, hide: true };
+  // The form parser above turns the buttons' bodies into {}; anything else sent is refused like elsewhere.
+  const postSchema = { ...schema, body: emptyBody };
 
   const load = async (orderNo: string): Promise<OrderRow> => {
     if (production || !providers.get('sandbox')?.available(production)) throw new AppError('NOT_FOUND');
@@ -42,7 +44,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod<Deps> = async (app, { orders, 
     return reply.type('text/html; charset=utf-8').send(page(order, lang, null));
   });
 
-  app.post('/pay/sandbox/:orderNo/pay', { config, schema }, async (request, reply) => {
+  app.post('/pay/sandbox/:orderNo/pay', { config, schema: postSchema }, async (request, reply) => {
     const lang = normalizeLang(request.query.lang);
     const order = await load(request.params.orderNo);
     await fulfilment.recordEvent({
@@ -57,7 +59,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod<Deps> = async (app, { orders, 
     return reply.type('text/html; charset=utf-8').send(page((await orders.findForPage(order.order_no))!, lang, 'paid'));
   });
 
-  app.post('/pay/sandbox/:orderNo/fail', { config, schema }, async (request, reply) => {
+  app.post('/pay/sandbox/:orderNo/fail', { config, schema: postSchema }, async (request, reply) => {
     const lang = normalizeLang(request.query.lang);
     const order = await load(request.params.orderNo);
     await orders.cancel(order.order_no);

@@ -2,6 +2,7 @@ import {
   type ProxyEndpoint,
   buildProxyLines,
   createProxyAccountBody,
+  emptyBody,
   envelope,
   errorBody,
   idParams,
@@ -40,7 +41,7 @@ export const proxyAccountRoutes: FastifyPluginAsyncZod<{ accounts: ProxyAccountS
     }),
   );
 
-  app.delete('/proxy/dynamic/:id', { config, schema: { tags, params: idParams, response: { 200: envelope(z.null()), ...errors } } }, async (request) => {
+  app.delete('/proxy/dynamic/:id', { config, schema: { tags, params: idParams, body: emptyBody, response: { 200: envelope(z.null()), ...errors } } }, async (request) => {
     await accounts.remove(currentAuth(request).user.id, request.params.id);
     return { data: null, message: request.t('messages.deleted') };
   });

@@ -1,4 +1,4 @@
-import { envelope, errorBody, idParams, supplySettings, upstreamBody, upstreamDto } from '@resi/contract';
+import { emptyBody, envelope, errorBody, idParams, supplySettings, upstreamBody, upstreamDto } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -47,7 +47,7 @@ export const supplyRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; supply:
     return { data: after, message: request.t('messages.saved') };
   });
 
-  app.delete('/manage/upstream/:id', { config, schema: { tags, params: idParams, response: { 200: envelope(z.null()), ...errors } } }, async (request) => {
+  app.delete('/manage/upstream/:id', { config, schema: { tags, params: idParams, body: emptyBody, response: { 200: envelope(z.null()), ...errors } } }, async (request) => {
     await db.transaction().execute(async (trx) => {
       const gone = await supply.remove(request.params.id, trx);
       await audit.write(trx, { actorId: currentAuth(request).user.id, action: 'upstream.delete', target: `upstream:${gone.id}`, before: supply.toDto(gone), ip: request.ip });
