@@ -3,6 +3,7 @@ import { AlipaySdk } from 'alipay-sdk';
 import { AppError } from '../http/errors';
 import type { ProviderEvent } from '../modules/orders/fulfilment';
 import { type OrderRow, orderItems } from '../modules/orders/order-dto';
+import { createPollThrottle } from './poll-throttle';
 import { type MethodConfig, NotifyRejected, type NotifyReply, type PaymentProvider, type ProviderContext } from './provider';
 
 const DEFAULT_GATEWAY = 'https://openapi.alipay.com/gateway.do';
@@ -10,8 +11,8 @@ const DEFAULT_GATEWAY = 'https://openapi.alipay.com/gateway.do';
 export const ALIPAY_CURRENCY = 'CNY';
 /** Trade states that mean the buyer paid (TRADE_FINISHED follows TRADE_SUCCESS for the same trade_no). */
 const PAID_STATES = new Set(['TRADE_SUCCESS', 'TRADE_FINISHED']);
-/** The browser polls order-check every few seconds; Alipay is asked about one order at most this often. */
-export const QUERY_INTERVAL_MS = 10_000;
+/** Alipay is asked about one order at most this often (shared with the card poll). */
+export { QUERY_INTERVAL_MS } from './poll-throttle';
 /** Alipay's acknowledgement: anything else makes it retry the notification (up to 8 times in 25 h). */
 const ACK: NotifyReply = { status: 200, body: 'success', contentType: 'text/plain' };
 
@@ -85,7 +86,7 @@ function parseForm(raw: string): Record<string, string> {
  */
 export function createAlipayProvider(): PaymentProvider {
   let cached: { key: string; sdk: AlipaySdk } | null = null;
-  const asked = new Map<string, number>();
+  const mayAsk = createPollThrottle();
 
   const sdkFor = (c: MethodConfig): AlipaySdk => {
     const privateKey = c.secrets.privateKey ?? '';
@@ -107,15 +108,6 @@ export function createAlipayProvider(): PaymentProvider {
 
   const configured = (c: MethodConfig): boolean =>
     Boolean(c.settings.appId?.trim()) && privateKeyType(c.secrets.privateKey) !== null && isRsaPublicKey(c.settings.alipayPublicKey) && isHttpUrl(c.settings.gateway);
-
-  /** Whether this poll may ask Alipay now; forgets old entries so the map stays small. */
-  const mayAsk = (orderNo: string, now: number): boolean => {
-    const last = asked.get(orderNo);
-    if (last !== undefined && now - last < QUERY_INTERVAL_MS) return false;
-    asked.set(orderNo, now);
-    if (asked.size > 10_000) for (const [k, t] of asked) if (now - t >= QUERY_INTERVAL_MS) asked.delete(k);
-    return true;
-  };
 
   return {
     method: 'alipay',

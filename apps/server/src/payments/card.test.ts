@@ -9,6 +9,7 @@ import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 import { loadConfig } from '../config';
 import { MINUTE } from '../lib/clock';
 import { SESSION_TTL_S, WEBHOOK_TOLERANCE_S } from './card';
+import { QUERY_INTERVAL_MS } from './poll-throttle';
 
 const GB = 1024 ** 3;
 const SECRET_KEY = `sk_test_${randomBytes(24).toString('hex')}`;
@@ -21,17 +22,19 @@ interface SeenRequest {
   form: Record<string, string>;
 }
 
-/** A local stand-in for Stripe's API: answers POST /v1/checkout/sessions in Stripe's JSON format. */
+/** A local stand-in for Stripe's API: creates and retrieves Checkout Sessions in Stripe's JSON format. */
 interface FakeStripe {
   base: string;
   requests: SeenRequest[];
-  /** The next create answers this HTTP status with a Stripe error body. */
+  /** Every session created, by id: a test changes one (paid, amount…) and the next retrieve answers it. */
+  sessions: Map<string, Record<string, unknown>>;
+  /** The next request answers this HTTP status with a Stripe error body. */
   failWith: number | null;
   close(): Promise<void>;
 }
 
 async function startFakeStripe(): Promise<FakeStripe> {
-  const fake = { requests: [], failWith: null } as unknown as FakeStripe;
+  const fake = { requests: [], sessions: new Map(), failWith: null } as unknown as FakeStripe;
   let seq = 0;
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -41,35 +44,41 @@ async function startFakeStripe(): Promise<FakeStripe> {
       const form = Object.fromEntries(new URLSearchParams(body));
       fake.requests.push({ method: req.method!, path: url.pathname, headers: req.headers, form });
       res.setHeader('content-type', 'application/json');
-      if (req.method !== 'POST' || url.pathname !== '/v1/checkout/sessions') {
+      const notFound = () => {
         res.statusCode = 404;
         return res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname})` } }));
-      }
+      };
       if (fake.failWith) {
         res.statusCode = fake.failWith;
         fake.failWith = null;
         return res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****abcd' } }));
       }
+      const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'GET' && retrieve) {
+        const session = fake.sessions.get(decodeURIComponent(retrieve[1]!));
+        return session ? res.end(JSON.stringify(session)) : notFound();
+      }
+      if (req.method !== 'POST' || url.pathname !== '/v1/checkout/sessions') return notFound();
       seq += 1;
       const id = `cs_test_${process.pid}_${seq}_${randomBytes(6).toString('hex')}`;
-      res.end(
-        JSON.stringify({
-          id,
-          object: 'checkout.session',
-          amount_total: Number(form['line_items[0][price_data][unit_amount]']),
-          currency: form['line_items[0][price_data][currency]'],
-          client_reference_id: form.client_reference_id,
-          metadata: { orderNo: form['metadata[orderNo]'] },
-          mode: 'payment',
-          payment_status: 'unpaid',
-          status: 'open',
-          expires_at: Number(form.expires_at),
-          success_url: form.success_url,
-          cancel_url: form.cancel_url,
-          url: `https://checkout.stripe.test/c/pay/${id}`,
-          livemode: false,
-        }),
-      );
+      const session = {
+        id,
+        object: 'checkout.session',
+        amount_total: Number(form['line_items[0][price_data][unit_amount]']),
+        currency: form['line_items[0][price_data][currency]'],
+        client_reference_id: form.client_reference_id,
+        metadata: { orderNo: form['metadata[orderNo]'] },
+        mode: 'payment',
+        payment_status: 'unpaid',
+        status: 'open',
+        expires_at: Number(form.expires_at),
+        success_url: form.success_url,
+        cancel_url: form.cancel_url,
+        url: `https://checkout.stripe.test/c/pay/${id}`,
+        livemode: false,
+      };
+      fake.sessions.set(id, session);
+      res.end(JSON.stringify(session));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -306,6 +315,80 @@ describe.each(DIALECTS)('card (Stripe Checkout) on %s', (dialect) => {
     expect(await balance(t, token)).toBe(0);
     expect((await order(o.order_no)).status).not.toBe('paid');
     expect(await events(o.order_no)).toEqual([expect.objectContaining({ event_id: o.provider_ref, result: 'review', reason: 'ORDER_NOT_PENDING', review_status: 'open' })]);
+  });
+
+  describe('when the webhook is missed, order-check asks Stripe for the session', () => {
+    const check = async (token: string, orderNo: string) => (await call(t.app, 'POST', '/api/order-check', { token, body: { orderNo } })).body.data.status as string;
+    const retrievals = (sessionId: string) => stripe.requests.filter((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${sessionId}`);
+    const pay = (sessionId: string, change: Record<string, unknown> = {}) =>
+      Object.assign(stripe.sessions.get(sessionId)!, { payment_status: 'paid', status: 'complete', payment_intent: `pi_${randomBytes(8).toString('hex')}`, ...change });
+
+    it('pays a paid session through fulfilment, at most once per 10 s per order; the late webhook is a duplicate', async () => {
+      const { token } = await signedIn(t);
+      const o = await order(await buy(t, token, 1, 'card'));
+      expect(await check(token, o.order_no)).toBe('pending');
+      expect(retrievals(o.provider_ref!)).toHaveLength(1);
+      expect(retrievals(o.provider_ref!)[0]!.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+
+      pay(o.provider_ref!);
+      // Asked a moment ago: this poll does not ask again, so the order is still pending.
+      t.clock.advance(QUERY_INTERVAL_MS - 1);
+      expect(await check(token, o.order_no)).toBe('pending');
+      expect(retrievals(o.provider_ref!)).toHaveLength(1);
+      t.clock.advance(1);
+      expect(await check(token, o.order_no)).toBe('paid');
+      expect(retrievals(o.provider_ref!)).toHaveLength(2);
+      expect(await order(o.order_no)).toMatchObject({ status: 'paid', paid_by: 'poll', provider_ref: o.provider_ref });
+      expect(await balance(t, token)).toBe(GB);
+
+      // Stripe delivers the webhook after all: the same session, so nothing more happens.
+      expect(await webhook(sessionEvent(o))).toEqual(ok);
+      expect(await grants(o.order_no)).toEqual([{ bytes: GB }]);
+      expect(await events(o.order_no)).toEqual([expect.objectContaining({ event_id: o.provider_ref, result: 'credited', review_status: null })]);
+      // A paid order is not asked about again.
+      t.clock.advance(QUERY_INTERVAL_MS);
+      expect(await check(token, o.order_no)).toBe('paid');
+      expect(retrievals(o.provider_ref!)).toHaveLength(2);
+    });
+
+    it('a paid session that does not match the order credits nothing', async () => {
+      const { token } = await signedIn(t);
+      const cheap = await order(await buy(t, token, 1, 'card'));
+      pay(cheap.provider_ref!, { amount_total: 1 });
+      expect(await check(token, cheap.order_no)).toBe('pending');
+      expect(await events(cheap.order_no)).toEqual([expect.objectContaining({ event_id: cheap.provider_ref, result: 'review', reason: 'AMOUNT_MISMATCH' })]);
+
+      const euro = await order(await buy(t, token, 1, 'card'));
+      pay(euro.provider_ref!, { currency: 'eur' });
+      expect(await check(token, euro.order_no)).toBe('pending');
+      expect(await events(euro.order_no)).toEqual([expect.objectContaining({ result: 'review', reason: 'CURRENCY_MISMATCH' })]);
+
+      // A session naming another order is not this order's payment: not even recorded.
+      const other = await order(await buy(t, token, 1, 'card'));
+      pay(other.provider_ref!, { metadata: { orderNo: cheap.order_no }, client_reference_id: cheap.order_no });
+      expect(await check(token, other.order_no)).toBe('pending');
+      expect(await t.db.db.selectFrom('payment_events').select('id').where('event_id', '=', other.provider_ref!).execute()).toEqual([]);
+      expect(await balance(t, token)).toBe(0);
+    });
+
+    it('an unpaid session, a Stripe error or an expired order leave the order as it is', async () => {
+      const { token } = await signedIn(t);
+      const o = await order(await buy(t, token, 1, 'card'));
+      stripe.failWith = 401;
+      expect(await check(token, o.order_no)).toBe('pending');
+      expect(stripe.failWith).toBeNull();
+      t.clock.advance(QUERY_INTERVAL_MS);
+      expect(await check(token, o.order_no)).toBe('pending');
+      expect(retrievals(o.provider_ref!)).toHaveLength(2);
+
+      pay(o.provider_ref!);
+      t.clock.advance(31 * MINUTE);
+      const before = retrievals(o.provider_ref!).length;
+      expect(await check(token, o.order_no)).toBe('expired');
+      expect(retrievals(o.provider_ref!)).toHaveLength(before);
+      expect(await events(o.order_no)).toEqual([]);
+      expect(await balance(t, token)).toBe(0);
+    });
   });
 
   it('logs rejected webhooks with a reason and never a secret', async () => {

@@ -3,6 +3,7 @@ import Stripe from 'stripe';
 import { AppError } from '../http/errors';
 import type { ProviderEvent } from '../modules/orders/fulfilment';
 import { orderItems } from '../modules/orders/order-dto';
+import { createPollThrottle } from './poll-throttle';
 import { type MethodConfig, NotifyRejected, type NotifyReply, type PaymentProvider } from './provider';
 
 /** Stripe's own default: a signed webhook older than this many seconds is a replay, not a delivery. */
@@ -25,9 +26,28 @@ export interface CardOptions {
 /** The currency Stripe charges in: the setting when given, else the order's own. */
 const chargeCurrency = (c: MethodConfig, orderCurrency: string) => (c.settings.currency?.trim() || orderCurrency).toUpperCase();
 
-/** Stripe Checkout (hosted card page) with signed webhooks. */
+/**
+ * A paid Checkout Session as one payment. Keyed by the session, not the event: a session is paid at most
+ * once, so a replayed event, a second event about it (completed, then async_payment_succeeded) and the
+ * poll's answer are all one payment.
+ */
+function paidSessionEvent(s: Stripe.Checkout.Session, by: 'webhook' | 'poll', payload: Record<string, unknown>): ProviderEvent {
+  return {
+    provider: 'card',
+    eventId: s.id,
+    orderNo: s.metadata?.orderNo ?? s.client_reference_id ?? null,
+    amount: s.amount_total ?? -1,
+    currency: (s.currency ?? '').toUpperCase(),
+    display: String(s.amount_total),
+    by,
+    payload: { ...payload, paymentIntent: s.payment_intent },
+  };
+}
+
+/** Stripe Checkout (hosted card page) with signed webhooks, and a poll of the session when a webhook is missed. */
 export function createCardProvider(opts: CardOptions = {}): PaymentProvider {
   let cached: { key: string; stripe: Stripe } | null = null;
+  const mayAsk = createPollThrottle();
   const api = opts.apiBase ? new URL(opts.apiBase) : null;
 
   const stripeFor = (secretKey: string): Stripe => {
@@ -43,10 +63,12 @@ export function createCardProvider(opts: CardOptions = {}): PaymentProvider {
     return cached.stripe;
   };
 
+  const configured = (c: MethodConfig) => Boolean(c.secrets.secretKey?.trim() && c.secrets.webhookSecret?.trim()) && /^([A-Za-z]{3})?$/.test(c.settings.currency?.trim() ?? '');
+
   return {
     method: 'card',
     available: () => true,
-    configured: (c) => Boolean(c.secrets.secretKey?.trim() && c.secrets.webhookSecret?.trim()) && /^([A-Za-z]{3})?$/.test(c.settings.currency?.trim() ?? ''),
+    configured,
 
     async start(order, ctx) {
       const orderCurrency = order.pay_currency ?? order.currency;
@@ -96,19 +118,27 @@ export function createCardProvider(opts: CardOptions = {}): PaymentProvider {
       const s = event.data.object as Stripe.Checkout.Session;
       // `completed` with `unpaid` is a bank debit still on its way; async_payment_succeeded follows it.
       if (s.payment_status !== 'paid') return { events: [], reply: ACK };
-      const ev: ProviderEvent = {
-        provider: 'card',
-        // The session, not the event: a session is paid at most once, so a replayed event and a second
-        // event about the same session (completed, then async_payment_succeeded) are one payment.
-        eventId: s.id,
-        orderNo: s.metadata?.orderNo ?? s.client_reference_id ?? null,
-        amount: s.amount_total ?? -1,
-        currency: (s.currency ?? '').toUpperCase(),
-        display: String(s.amount_total),
-        by: 'webhook',
-        payload: { eventId: event.id, type: event.type, paymentIntent: s.payment_intent, livemode: event.livemode },
-      };
-      return { events: [ev], reply: ACK };
+      return { events: [paidSessionEvent(s, 'webhook', { eventId: event.id, type: event.type, livemode: event.livemode })], reply: ACK };
+    },
+
+    /**
+     * A missed webhook must not leave a paid order pending: order-check asks Stripe for the order's
+     * Checkout Session (at most once per 10 s per order and process). A paid session of this order is
+     * the same payment the webhook would bring, under the same key; amount and currency are checked by
+     * fulfilment like any event's.
+     */
+    async query(order, ctx) {
+      if (order.pay_method !== 'card' || !order.provider_ref || !configured(ctx.config) || !mayAsk(order.order_no, ctx.clock.now().getTime())) return null;
+      let s: Stripe.Checkout.Session;
+      try {
+        s = await stripeFor(ctx.config.secrets.secretKey!).checkout.sessions.retrieve(order.provider_ref);
+      } catch {
+        // Stripe unreachable or refusing: the order stays pending; the webhook or the next poll decides.
+        return null;
+      }
+      const namesOrder = (s.metadata?.orderNo ?? s.client_reference_id) === order.order_no;
+      if (s.id !== order.provider_ref || s.payment_status !== 'paid' || !namesOrder) return null;
+      return paidSessionEvent(s, 'poll', { livemode: s.livemode });
     },
   };
 }
