@@ -1,6 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
@@ -113,6 +115,34 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir }).APP_SECRET).toBe(first.APP_SECRET);
     // Another store gets another secret.
     expect(loadConfig({ DATA_DIR: dataDir() }).APP_SECRET).not.toBe(first.APP_SECRET);
+  });
+
+  it('gives processes that start at once one secret, never a half-written file', async () => {
+    const tsx = path.resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
+    const child = path.resolve(import.meta.dirname, '../test/secret-race-child.ts');
+    for (let round = 0; round < 3; round++) {
+      const dir = dataDir();
+      const barrier = mkdtempSync(path.join(dir, 'barrier-'));
+      const run = () => promisify(execFile)(tsx, [child, dir, barrier, '2'], { encoding: 'utf8' });
+      const [a, b] = await Promise.all([run(), run()]);
+      expect(a.stdout.length).toBeGreaterThanOrEqual(32);
+      expect(b.stdout).toBe(a.stdout);
+      expect(readFileSync(path.join(dir, 'app-secret'), 'utf8').trim()).toBe(a.stdout);
+      // The temporary files the secret is written through are gone.
+      expect(readdirSync(dir).sort()).toEqual(['app-secret', path.basename(barrier)]);
+    }
+  });
+
+  it('refuses a generated secret file shorter than 32 characters, naming APP_SECRET', () => {
+    const dir = dataDir();
+    // What a reader of a file still being written would have seen.
+    writeFileSync(path.join(dir, 'app-secret'), '');
+    expect(() => loadConfig({ DATA_DIR: dir })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir })).toThrow(/^\s*APP_SECRET: .*app-secret holds 0 characters, at least 32/m);
+    writeFileSync(path.join(dir, 'app-secret'), 'x'.repeat(31) + '\n');
+    expect(() => loadConfig({ DATA_DIR: dir })).toThrow(/APP_SECRET: .*holds 31 characters/);
+    writeFileSync(path.join(dir, 'app-secret'), 'x'.repeat(32) + '\n');
+    expect(loadConfig({ DATA_DIR: dir }).APP_SECRET).toBe('x'.repeat(32));
   });
 
   it('uses APP_SECRET from the environment without writing a file', () => {

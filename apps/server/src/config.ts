@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -113,17 +113,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDist: string
   return { ...cfg, dataDir, webDist, APP_SECRET: cfg.APP_SECRET ?? loadOrCreateSecret(dataDir) };
 }
 
-/** First start without APP_SECRET: generate one into DATA_DIR so restarts keep encrypted settings readable. */
-function loadOrCreateSecret(dataDir: string): string {
+/**
+ * First start without APP_SECRET: generate one into DATA_DIR so restarts keep encrypted settings readable.
+ * The secret is written whole to a temporary file and then hard-linked to its name. The link fails when
+ * the name exists, so of several processes starting at once exactly one secret wins, and none ever reads
+ * a half-written file (which a plain exclusive create and write would allow).
+ */
+export function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'app-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(48).toString('base64url');
-  try {
-    writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
-    return secret;
-  } catch (err) {
-    // Another process started at the same moment and wrote it first: use theirs.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
-    throw err;
+  if (!existsSync(file)) {
+    const tmp = path.join(dataDir, `.app-secret-${process.pid}-${randomBytes(6).toString('hex')}`);
+    try {
+      writeFileSync(tmp, randomBytes(48).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
+      linkSync(tmp, file);
+    } catch (err) {
+      // EEXIST: another process linked its secret first; everyone reads that one below.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      rmSync(tmp, { force: true });
+    }
   }
+  const secret = readFileSync(file, 'utf8').trim();
+  if (secret.length < 32) {
+    throw new ConfigError(
+      `Invalid configuration:\n  APP_SECRET: ${file} holds ${secret.length} characters, at least 32 are needed; set APP_SECRET or put the right secret in that file`,
+    );
+  }
+  return secret;
 }
