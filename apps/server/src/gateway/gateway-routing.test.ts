@@ -14,6 +14,7 @@ import {
   startHttpOrigin,
   startSilentServer,
   startUpstream,
+  waitFor,
 } from '../../test/gateway-fixtures';
 import { SOCKS_REPLY } from './statuses';
 import { StaticExitChooser } from './static-exit-chooser';
@@ -168,6 +169,30 @@ describe('routing through three local upstreams tagged US, DE, JP', () => {
     } finally {
       await quick.gw.stop();
       await silent.close();
+    }
+  });
+
+  it('keeps a long plain request alive while rotating template sessions pass by the hundred', async () => {
+    // Every rotating request renders a new upstream URL; none may cost a request in flight its connection.
+    chooser.update({ template: `http://cust-session-{session}:pw@${HOST}:${us.port}` });
+    const long = { received: 0, closed: false };
+    const req = http.get({ host: HOST, port: g.gw.httpPort, path: `http://${HOST}:${web.port}/stream/20000`, agent: false, headers: { 'proxy-authorization': basic('router01-country-fr', 'pw') } }, (res) => {
+      expect(res.statusCode).toBe(200);
+      res.on('data', (c: Buffer) => (long.received += c.length));
+      res.on('close', () => (long.closed = true));
+    });
+    req.on('error', () => (long.closed = true));
+    try {
+      await waitFor(() => long.received > 0, 5000, 'the long response');
+      for (let i = 0; i < 300; i++) {
+        const r = await plainGet(g.gw.httpPort, `http://${HOST}:${web.port}/bytes/10`, basic('router01-country-fr', 'pw'));
+        expect(r.status).toBe(200);
+      }
+      const before = long.received;
+      await waitFor(() => long.received > before, 5000, 'the long response to go on');
+      expect(long.closed).toBe(false);
+    } finally {
+      req.destroy();
     }
   });
 

@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import net, { type Socket } from 'node:net';
 import { type PrepareRequestFunctionOpts, type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
 import { admit, basicCredentials } from './admission';
@@ -9,6 +9,7 @@ import type { LiveConnections } from './live-connections';
 import type { ExitChooser, GatewayAuthority } from './ports';
 import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, requestError } from './statuses';
 import { splice } from './tunnel';
+import { UpstreamAgents } from './upstream-agents';
 
 export interface HttpListenerOptions {
   host: string;
@@ -33,8 +34,6 @@ interface SocketState {
 /** Time a new connection has to send its first bytes. */
 const FIRST_BYTES_TIMEOUT_MS = 60_000;
 const ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', 'latin1');
-/** Keep-alive agents towards HTTP upstreams, one per upstream URL (its credentials included). */
-const MAX_UPSTREAM_AGENTS = 256;
 
 /**
  * The HTTP proxy listener (DESIGN §6): proxy-chain's `Server` with two paths.
@@ -57,8 +56,7 @@ const MAX_UPSTREAM_AGENTS = 256;
  */
 export class HttpListener extends Server {
   private readonly states = new WeakMap<Socket, SocketState>();
-  private readonly upstreamAgents = new Map<string, http.Agent>();
-  private readonly directAgent = new http.Agent({ keepAlive: true });
+  private readonly agents = new UpstreamAgents();
   private readonly onSocketClose: (this: Socket) => void;
   /** proxy-chain's connection ids, kept beside the sockets rather than on them (see tunnel.ts). */
   private readonly ids = new WeakMap<Socket, number>();
@@ -110,9 +108,7 @@ export class HttpListener extends Server {
   override async close(): Promise<void> {
     this.closeConnections();
     await new Promise((resolve) => this.front.close(resolve));
-    this.directAgent.destroy();
-    for (const agent of this.upstreamAgents.values()) agent.destroy();
-    this.upstreamAgents.clear();
+    this.agents.destroy();
   }
 
   /** Runs before proxy-chain sees each plain request. */
@@ -136,8 +132,8 @@ export class HttpListener extends Server {
     const state = this.states.get(request.socket);
     const boundary = state && state.inFlight <= 1 ? state.boundary : null;
     if (!this.opts.live.claim(request.socket, a.key, boundary)) throw requestError('ACCOUNT_SWITCH');
-    if (a.exit.kind === 'direct') return { upstreamProxyUrl: null, httpAgent: this.directAgent };
-    return { upstreamProxyUrl: a.exit.url, httpAgent: this.agentFor(a.exit.url) };
+    if (a.exit.kind === 'direct') return { upstreamProxyUrl: null, httpAgent: this.agents.direct };
+    return { upstreamProxyUrl: a.exit.url, httpAgent: this.agents.forUrl(a.exit.url, !a.exit.oneOff) };
   }
 
   private accept(socket: Socket): void {
@@ -208,19 +204,6 @@ export class HttpListener extends Server {
       answer = requestError('INTERNAL');
     }
     super.failRequest(request, answer);
-  }
-
-  private agentFor(url: string): http.Agent {
-    let agent = this.upstreamAgents.get(url);
-    if (agent) return agent;
-    if (this.upstreamAgents.size >= MAX_UPSTREAM_AGENTS) {
-      const [oldestUrl, oldest] = this.upstreamAgents.entries().next().value as [string, http.Agent];
-      oldest.destroy();
-      this.upstreamAgents.delete(oldestUrl);
-    }
-    agent = new http.Agent({ keepAlive: true });
-    this.upstreamAgents.set(url, agent);
-    return agent;
   }
 }
 

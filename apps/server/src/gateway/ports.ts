@@ -28,8 +28,12 @@ export interface GatewayAuthority {
   standing(accountId: number): Refusal | null;
 }
 
-/** Where a connection exits: an upstream proxy URL (http://, socks5://, with credentials) or direct. */
-export type Exit = { kind: 'upstream'; url: string; id: string } | { kind: 'direct'; id: 'direct' };
+/**
+ * Where a connection exits: an upstream proxy URL (http://, socks5://, with credentials) or direct.
+ * `oneOff`: the URL names one connection or session (a provider template's), so connections to it are
+ * not kept alive for reuse.
+ */
+export type Exit = { kind: 'upstream'; url: string; id: string; oneOff?: boolean } | { kind: 'direct'; id: 'direct' };
 
 export interface ExitChooser {
   /** Picks an exit for these parameters; sticky sessions are the chooser's to keep. */

@@ -88,7 +88,7 @@ describe('static exit chooser', () => {
       { now: t.now, randomId: () => `r${++n}` },
     );
     expect(c.choose(p({ country: 'US' }), 1)).toMatchObject({ id: 'us1' }); // listed upstreams first
-    expect(c.choose(p({ country: 'JP' }), 1)).toEqual({ kind: 'upstream', id: 'template', url: 'http://cust-country-jp-session-r1-time-10:pw@gw.example.net:7000' });
+    expect(c.choose(p({ country: 'JP' }), 1)).toEqual({ kind: 'upstream', id: 'template', url: 'http://cust-country-jp-session-r1-time-10:pw@gw.example.net:7000', oneOff: true });
     expect((c.choose(p({ country: 'JP', city: 'tokyo' }), 1) as { url: string }).url).toBe('http://cust-country-jp-city-tokyo-session-r2-time-10:pw@gw.example.net:7000');
     const sticky = p({ country: 'FR', session: 'abc', lifeMinutes: 3 });
     const s1 = (c.choose(sticky, 7) as { url: string }).url;

@@ -120,7 +120,7 @@ export class StaticExitChooser implements ExitChooser {
     }
     if (this.template) {
       const url = renderTemplate(this.template, { ...params, session: session(), life: params.lifeMinutes });
-      if (url) return { kind: 'upstream', id: 'template', url };
+      if (url) return { kind: 'upstream', id: 'template', url, oneOff: true };
     }
     const hasRegion = params.country !== null;
     if (this.direct && (!hasRegion || this.directServesRegions)) return DIRECT;
