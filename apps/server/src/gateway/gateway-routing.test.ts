@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   FakeAuthority,
@@ -158,7 +159,8 @@ describe('routing through three local upstreams tagged US, DE, JP', () => {
 
   it('maps an upstream that never answers to 504 UPSTREAM_TIMEOUT, SOCKS host unreachable', async () => {
     const silent = await startSilentServer();
-    const quick = await startGateway({ chooser: new StaticExitChooser({ upstreams: [{ id: 'mute', url: `http://${HOST}:${silent.port}`, country: null }] }), connectTimeoutMs: 300 }, authority);
+    const quickChooser = new StaticExitChooser({ upstreams: [{ id: 'mute', url: `http://${HOST}:${silent.port}`, country: null }] });
+    const quick = await startGateway({ chooser: quickChooser, connectTimeoutMs: 300, responseTimeoutMs: 300 }, authority);
     try {
       const t0 = Date.now();
       const tun = await connectTunnel(quick.gw.httpPort, target(), basic('router01', 'pw'));
@@ -166,9 +168,69 @@ describe('routing through three local upstreams tagged US, DE, JP', () => {
       expect(Date.now() - t0).toBeLessThan(3000);
       const s = await socksConnect(quick.gw.socksPort, 'router01', 'pw', HOST, origin.port);
       expect(s.rep).toBe(SOCKS_REPLY.HOST_UNREACHABLE);
+      // A plain request is not left hanging either: through a silent HTTP upstream, a silent SOCKS5
+      // upstream, and straight to a silent origin.
+      const plain = await plainGet(quick.gw.httpPort, `http://${HOST}:${web.port}/bytes/1`, basic('router01', 'pw'));
+      expect([plain.status, plain.reason]).toEqual([504, 'UPSTREAM_TIMEOUT']);
+      expect(plain.body).toMatch(/^UPSTREAM_TIMEOUT: /);
+      quickChooser.update({ upstreams: [{ id: 'mute-socks', url: `socks5://u:p@${HOST}:${silent.port}`, country: null }] });
+      const viaSocks = await plainGet(quick.gw.httpPort, `http://${HOST}:${web.port}/bytes/1`, basic('router01', 'pw'));
+      expect([viaSocks.status, viaSocks.reason]).toEqual([504, 'UPSTREAM_TIMEOUT']);
+      quickChooser.update({ direct: true });
+      const direct = await plainGet(quick.gw.httpPort, `http://${HOST}:${silent.port}/`, basic('router01', 'pw'));
+      expect([direct.status, direct.reason]).toEqual([504, 'UPSTREAM_TIMEOUT']);
     } finally {
       await quick.gw.stop();
       await silent.close();
+    }
+  });
+
+  it('maps a name that does not resolve to 502 UPSTREAM_UNREACHABLE, SOCKS host unreachable', async () => {
+    // RFC 6761: .invalid never resolves.
+    chooser.update({ direct: true });
+    const tun = await connectTunnel(g.gw.httpPort, 'nowhere.invalid:80', basic('router01', 'pw'));
+    expect([tun.status, tun.headers['x-gateway-reason']]).toEqual([502, 'UPSTREAM_UNREACHABLE']);
+    const s = await socksConnect(g.gw.socksPort, 'router01', 'pw', 'nowhere.invalid', 80);
+    expect(s.rep).toBe(SOCKS_REPLY.HOST_UNREACHABLE);
+    const plain = await plainGet(g.gw.httpPort, 'http://nowhere.invalid/', basic('router01', 'pw'));
+    expect([plain.status, plain.reason]).toEqual([502, 'UPSTREAM_UNREACHABLE']);
+    for (const url of ['http://nowhere.invalid:3128', 'socks5://u:p@nowhere.invalid:1080']) {
+      chooser.update({ upstreams: [{ id: 'lost', url, country: null }] });
+      const t2 = await connectTunnel(g.gw.httpPort, target(), basic('router01', 'pw'));
+      expect([t2.status, t2.headers['x-gateway-reason']], url).toEqual([502, 'UPSTREAM_UNREACHABLE']);
+      const p2 = await plainGet(g.gw.httpPort, `http://${HOST}:${web.port}/bytes/1`, basic('router01', 'pw'));
+      expect([p2.status, p2.reason], url).toEqual([502, 'UPSTREAM_UNREACHABLE']);
+    }
+  });
+
+  it('maps an upstream that refuses the target to 502 UPSTREAM_REJECTED, SOCKS not allowed', async () => {
+    // An HTTP upstream that answers every CONNECT 403.
+    const forbidding = net.createServer((sock) => {
+      sock.on('error', () => undefined);
+      sock.once('data', () => sock.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n'));
+    });
+    await new Promise<void>((r) => forbidding.listen(0, HOST, r));
+    // A SOCKS5 upstream (another gateway) whose account has no traffic: it answers "not allowed".
+    const supplierAuth = new FakeAuthority();
+    supplierAuth.add('broke', { balance: 0 });
+    const supplier = await startGateway({ chooser: new StaticExitChooser({ direct: true }) }, supplierAuth);
+    try {
+      chooser.update({ upstreams: [{ id: 'no', url: `http://${HOST}:${(forbidding.address() as net.AddressInfo).port}`, country: null }] });
+      const tun = await connectTunnel(g.gw.httpPort, target(), basic('router01', 'pw'));
+      expect([tun.status, tun.headers['x-gateway-reason']]).toEqual([502, 'UPSTREAM_REJECTED']);
+      const s = await socksConnect(g.gw.socksPort, 'router01', 'pw', HOST, origin.port);
+      expect(s.rep).toBe(SOCKS_REPLY.NOT_ALLOWED);
+
+      chooser.update({ upstreams: [{ id: 'broke', url: `socks5://broke:pw@${HOST}:${supplier.gw.socksPort}`, country: null }] });
+      const t2 = await connectTunnel(g.gw.httpPort, target(), basic('router01', 'pw'));
+      expect([t2.status, t2.headers['x-gateway-reason']]).toEqual([502, 'UPSTREAM_REJECTED']);
+      const s2 = await socksConnect(g.gw.socksPort, 'router01', 'pw', HOST, origin.port);
+      expect(s2.rep).toBe(SOCKS_REPLY.NOT_ALLOWED);
+      const plain = await plainGet(g.gw.httpPort, `http://${HOST}:${web.port}/bytes/1`, basic('router01', 'pw'));
+      expect([plain.status, plain.reason]).toEqual([502, 'UPSTREAM_REJECTED']);
+    } finally {
+      await supplier.gw.stop();
+      await new Promise((r) => forbidding.close(r));
     }
   });
 
@@ -220,12 +282,16 @@ describe('routing through three local upstreams tagged US, DE, JP', () => {
       const s = await socksConnect(g.gw.socksPort, 'router01-country-de', 'pw', HOST, origin.port);
       expect(s.rep).toBe(0);
       expect(await exchange(s.socket, 1000, 5000)).toBe(5000);
+      const plain = await plainGet(g.gw.httpPort, `http://${HOST}:${web.port}/bytes/5000`, basic('router01-country-de', 'pw'));
+      expect([plain.status, plain.body.length]).toEqual([200, 5000]);
       await supplier.gw.flush();
       expect(supplier.sink.total(supplierAccount.id).down).toBeGreaterThan(10_000);
 
       chooser.update({ upstreams: [{ id: 'socks', url: `socks5://supplier:wrong@${HOST}:${supplier.gw.socksPort}`, country: 'DE' }] });
       const refused = await connectTunnel(g.gw.httpPort, target(), basic('router01-country-de', 'pw'));
       expect([refused.status, refused.headers['x-gateway-reason']]).toEqual([502, 'UPSTREAM_AUTH']);
+      const plainRefused = await plainGet(g.gw.httpPort, `http://${HOST}:${web.port}/bytes/1`, basic('router01-country-de', 'pw'));
+      expect([plainRefused.status, plainRefused.reason]).toEqual([502, 'UPSTREAM_AUTH']);
     } finally {
       await supplier.gw.stop();
     }

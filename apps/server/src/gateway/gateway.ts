@@ -23,6 +23,8 @@ export interface GatewayOptions {
   enforceMs?: number;
   /** Dialing an exit (direct, HTTP or SOCKS upstream, including its handshake) gives up after this. */
   connectTimeoutMs?: number;
+  /** A plain HTTP request read whole gets the head of its answer within this (default 60 s), else 504. */
+  responseTimeoutMs?: number;
   /** A SOCKS5 client must finish greeting, auth and request within this. */
   handshakeTimeoutMs?: number;
   /** Flush attempts at stop() before the unflushed bytes are reported lost. */
@@ -57,7 +59,7 @@ export function createGateway(o: GatewayOptions): Gateway {
   const meter = new UsageMeter({ sink: o.sink, gatewayId: o.gatewayId, now: o.now, log });
   const live = new LiveConnections(meter.record);
   const common = { host: o.host, authority: o.authority, chooser: o.chooser, live, connectTimeoutMs, log };
-  const http = new HttpListener({ ...common, port: o.httpPort, realm: o.realm ?? 'resi-gateway' });
+  const http = new HttpListener({ ...common, port: o.httpPort, realm: o.realm ?? 'resi-gateway', responseTimeoutMs: o.responseTimeoutMs ?? 60_000 });
   const socks = new SocksListener({ ...common, port: o.socksPort, handshakeTimeoutMs: o.handshakeTimeoutMs ?? 10_000 });
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;

@@ -7,9 +7,9 @@ import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
 import type { LiveConnections } from './live-connections';
 import type { ExitChooser, GatewayAuthority } from './ports';
-import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, requestError } from './statuses';
+import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, type UpstreamFailure, requestError } from './statuses';
 import { splice } from './tunnel';
-import { UpstreamAgents } from './upstream-agents';
+import { DialAgent, UpstreamAgents } from './upstream-agents';
 
 export interface HttpListenerOptions {
   host: string;
@@ -18,6 +18,8 @@ export interface HttpListenerOptions {
   chooser: ExitChooser;
   live: LiveConnections;
   connectTimeoutMs: number;
+  /** A plain request read whole must get the head of its answer within this, else 504 UPSTREAM_TIMEOUT. */
+  responseTimeoutMs: number;
   /** Realm of `Proxy-Authenticate: Basic realm="…"` on 407 (RFC 9110 §11.7.1). */
   realm: string;
   log: GatewayLog;
@@ -56,7 +58,9 @@ const ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', '
  */
 export class HttpListener extends Server {
   private readonly states = new WeakMap<Socket, SocketState>();
-  private readonly agents = new UpstreamAgents();
+  private readonly agents: UpstreamAgents;
+  /** Each plain request's response, for the exit agent that must report a failed dial onto it. */
+  private readonly responses = new WeakMap<http.IncomingMessage, http.ServerResponse>();
   private readonly onSocketClose: (this: Socket) => void;
   /** proxy-chain's connection ids, kept beside the sockets rather than on them (see tunnel.ts). */
   private readonly ids = new WeakMap<Socket, number>();
@@ -65,6 +69,7 @@ export class HttpListener extends Server {
 
   constructor(private readonly opts: HttpListenerOptions) {
     super({ host: opts.host, port: opts.port, authRealm: opts.realm });
+    this.agents = new UpstreamAgents(opts.connectTimeoutMs);
     // allowHalfOpen as node:http has it: a client's FIN must not end the tunnel's other direction.
     this.front = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
     this.prepareRequestFunction = (o) => this.preparePlain(o);
@@ -123,7 +128,29 @@ export class HttpListener extends Server {
       st.boundary = socket.bytesRead;
     };
     res.once('finish', () => (req.complete ? settle() : req.once('end', settle)));
+    this.responses.set(req, res);
     remapForwardFailure(res);
+    this.answerWithin(req, res);
+  }
+
+  /**
+   * A silent exit must not hang a plain request: once the request is read whole, the head of its answer
+   * is due within `responseTimeoutMs` (connecting included), else it is answered 504 UPSTREAM_TIMEOUT
+   * (the remapped 504) and proxy-chain, seeing the response close, drops its upstream request. A body
+   * that is streaming has no deadline; idle connections end by the peers' own timeouts.
+   */
+  private answerWithin(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const late = () => {
+      if (res.headersSent || res.writableEnded) return;
+      res.statusCode = 504;
+      res.end();
+    };
+    const arm = () => {
+      if (!res.writableEnded && !res.destroyed) expireAt(Date.now() + this.opts.responseTimeoutMs, late);
+    };
+    if (req.complete) arm();
+    else req.once('end', arm);
+    res.once('close', () => cancelExpiry(late));
   }
 
   private preparePlain({ request, username, password }: PrepareRequestFunctionOpts): PrepareRequestFunctionResult {
@@ -133,6 +160,11 @@ export class HttpListener extends Server {
     const boundary = state && state.inFlight <= 1 ? state.boundary : null;
     if (!this.opts.live.claim(request.socket, a.key, boundary)) throw requestError('ACCOUNT_SWITCH');
     if (a.exit.kind === 'direct') return { upstreamProxyUrl: null, httpAgent: this.agents.direct };
+    if (!a.exit.url.startsWith('http:')) {
+      // A SOCKS upstream: the request goes out as if direct, over a connection our dialer opened through it.
+      const res = this.responses.get(request);
+      return { upstreamProxyUrl: null, httpAgent: new DialAgent(a.exit, this.opts.connectTimeoutMs, (failure) => res && dialFailures.set(res, failure)) };
+    }
     return { upstreamProxyUrl: a.exit.url, httpAgent: this.agents.forUrl(a.exit.url, !a.exit.oneOff) };
   }
 
@@ -209,6 +241,9 @@ export class HttpListener extends Server {
 
 function ignore(): void {}
 
+/** Why the exit agent of a plain request could not connect, when an errno cannot say it (see DialAgent). */
+const dialFailures = new WeakMap<http.ServerResponse, UpstreamFailure>();
+
 /**
  * proxy-chain answers a failed plain forward itself (`response.statusCode = 59x; response.end(text)`),
  * before any header of the origin was written; give that answer our status, reason header and text.
@@ -216,7 +251,7 @@ function ignore(): void {}
 function remapForwardFailure(res: http.ServerResponse): void {
   const end = res.end as (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse;
   res.end = function (this: http.ServerResponse, ...args: unknown[]) {
-    const failure = this.headersSent ? undefined : PROXY_CHAIN_FAILURES[this.statusCode];
+    const failure = this.headersSent ? undefined : PROXY_CHAIN_FAILURES[this.statusCode] && (dialFailures.get(this) ?? PROXY_CHAIN_FAILURES[this.statusCode]);
     if (failure) {
       const s = STATUSES[failure];
       this.statusCode = s.http;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST, startHttpOrigin, waitFor } from '../../test/gateway-fixtures';
-import { UpstreamAgents } from './upstream-agents';
+import { ExitAgent, UpstreamAgents } from './upstream-agents';
 
 /** A GET of `/stream/RATE` that stays open: counts what arrives and whether it ended early. */
 function openStream(port: number, agent: http.Agent) {
@@ -21,8 +21,19 @@ describe('agents for plain requests', () => {
   });
   afterAll(() => origin.close());
 
+  it('gives up a connection that is not up within the connect timeout, as ETIMEDOUT', async () => {
+    const agent = new ExitAgent(200, { keepAlive: true });
+    // A name that never resolves keeps the socket connecting, as a silent network would.
+    const never = () => undefined;
+    const err = await new Promise<NodeJS.ErrnoException>((resolve) => {
+      http.get({ host: 'never.test', port: 80, agent, lookup: never as never }, () => resolve(new Error('answered'))).on('error', resolve);
+    });
+    expect(err.code).toBe('ETIMEDOUT');
+    agent.destroy();
+  });
+
   it('bounds the pool without ever closing a request in flight', async () => {
-    const agents = new UpstreamAgents(2);
+    const agents = new UpstreamAgents(5000, 2);
     const a = agents.forUrl('http://a.test:1', true);
     const b = agents.forUrl('http://b.test:1', true);
     const sa = openStream(origin.port, a);

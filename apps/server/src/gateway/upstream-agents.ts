@@ -1,4 +1,79 @@
 import http from 'node:http';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import { cancelExpiry, expireAt } from './deadlines';
+import { dialExit } from './exit-dialer';
+import type { Exit } from './ports';
+import { type UpstreamFailure, failureOfErrno } from './statuses';
+
+/**
+ * An `http.Agent` for plain requests the gateway forwards (through proxy-chain's `forward`): a new
+ * connection that is not up within `connectTimeoutMs` fails with ETIMEDOUT, which proxy-chain answers
+ * 504 and the listener reports as UPSTREAM_TIMEOUT — the same bound a CONNECT's dial has.
+ */
+export class ExitAgent extends http.Agent {
+  constructor(
+    private readonly connectTimeoutMs: number,
+    opts: http.AgentOptions,
+  ) {
+    super(opts);
+  }
+
+  override createConnection(options: http.ClientRequestArgs): Duplex {
+    const socket = net.createConnection(options as net.NetConnectOpts);
+    const onTimeout = () => socket.destroy(Object.assign(new Error(`no connection within ${this.connectTimeoutMs} ms`), { code: 'ETIMEDOUT' }));
+    const settle = () => cancelExpiry(onTimeout);
+    expireAt(Date.now() + this.connectTimeoutMs, onTimeout);
+    socket.once('connect', settle);
+    socket.once('close', settle);
+    // proxy-chain maps only ENOTFOUND among the "cannot reach" errnos; give the others (EAI_AGAIN,
+    // EHOSTUNREACH…) that name so a plain request fails with UPSTREAM_UNREACHABLE as a CONNECT does.
+    socket.prependListener('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOTFOUND' && failureOfErrno(err.code) === 'UPSTREAM_UNREACHABLE') err.code = 'ENOTFOUND';
+    });
+    return socket;
+  }
+}
+
+/**
+ * One plain request through a SOCKS upstream: its connection is dialled by the gateway's own exit
+ * dialer (the CONNECT and SOCKS5 listeners' path), so it has the same connect timeout and fails with the
+ * same reasons; `onFailure` hears the exact reason, which an errno code could not carry (AUTH, REJECTED).
+ * proxy-chain's own SOCKS forwarding would give every failure as a generic error after its own 30 s.
+ */
+export class DialAgent extends http.Agent {
+  constructor(
+    private readonly exit: Exit,
+    private readonly connectTimeoutMs: number,
+    private readonly onFailure: (failure: UpstreamFailure) => void,
+  ) {
+    super({ keepAlive: false });
+  }
+
+  override createConnection(options: http.ClientRequestArgs, callback?: (err: Error | null, stream: Duplex) => void): undefined {
+    const host = String(options.hostname ?? options.host ?? 'localhost');
+    dialExit(this.exit, host, Number(options.port) || 80, this.connectTimeoutMs, (failure, socket) => {
+      if (failure || !socket) {
+        const reason = failure ?? 'UPSTREAM_ERROR';
+        this.onFailure(reason);
+        return callback?.(Object.assign(new Error(reason), { code: ERRNO[reason] }), null as never);
+      }
+      socket.resume();
+      callback?.(null, socket);
+    });
+    return undefined;
+  }
+}
+
+/** The errno proxy-chain maps to the same status (its statuses.ts), for a failure named by the dialer. */
+const ERRNO: Record<UpstreamFailure, string> = {
+  UPSTREAM_TIMEOUT: 'ETIMEDOUT',
+  UPSTREAM_REFUSED: 'ECONNREFUSED',
+  UPSTREAM_UNREACHABLE: 'ENOTFOUND',
+  UPSTREAM_AUTH: 'EPROTO',
+  UPSTREAM_REJECTED: 'EPROTO',
+  UPSTREAM_ERROR: 'EPROTO',
+};
 
 /** Agents towards upstream proxies kept at most; beyond it idle ones are closed. */
 const MAX_POOLED = 256;
@@ -11,13 +86,19 @@ const MAX_POOLED = 256;
  * session (a provider template's) is not pooled: rotating requests would never reuse it.
  */
 export class UpstreamAgents {
-  private readonly pooled = new Map<string, http.Agent>();
+  private readonly pooled = new Map<string, ExitAgent>();
   /** Direct egress: connections to origins, kept alive. */
-  readonly direct = new http.Agent({ keepAlive: true });
+  readonly direct: ExitAgent;
   /** One connection per request, closed after it. */
-  private readonly unpooled = new http.Agent({ keepAlive: false });
+  private readonly unpooled: ExitAgent;
 
-  constructor(private readonly max = MAX_POOLED) {}
+  constructor(
+    private readonly connectTimeoutMs: number,
+    private readonly max = MAX_POOLED,
+  ) {
+    this.direct = new ExitAgent(connectTimeoutMs, { keepAlive: true });
+    this.unpooled = new ExitAgent(connectTimeoutMs, { keepAlive: false });
+  }
 
   forUrl(url: string, pool: boolean): http.Agent {
     if (!pool) return this.unpooled;
@@ -29,7 +110,7 @@ export class UpstreamAgents {
       return agent;
     }
     if (this.pooled.size >= this.max && !this.evictIdle()) return this.unpooled;
-    agent = new http.Agent({ keepAlive: true });
+    agent = new ExitAgent(this.connectTimeoutMs, { keepAlive: true });
     this.pooled.set(url, agent);
     return agent;
   }
