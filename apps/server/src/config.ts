@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -109,8 +109,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDist: string
     throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL/ADMIN_PASSWORD: set both or neither');
   }
   const dataDir = path.resolve(cfg.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-  return { ...cfg, dataDir, webDist, APP_SECRET: cfg.APP_SECRET ?? loadOrCreateSecret(dataDir) };
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    // mkdir succeeds on an existing directory we may not write to; SQLite and the outbox would fail later.
+    accessSync(dataDir, constants.W_OK);
+    return { ...cfg, dataDir, webDist, APP_SECRET: cfg.APP_SECRET ?? loadOrCreateSecret(dataDir) };
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new ConfigError(`Invalid configuration:\n  DATA_DIR: ${dataDir} cannot be created or written (${reason})`);
+  }
 }
 
 /**
