@@ -4,12 +4,14 @@ import type { Database } from './schema';
 import * as accounts from './migrations/2026-11-22-accounts';
 import * as commerce from './migrations/2026-11-23-commerce';
 import * as gateway from './migrations/2026-11-24-gateway';
+import * as mailCodeLive from './migrations/2026-11-25-mail-code-live';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
   '2026-11-22-accounts': accounts,
   '2026-11-23-commerce': commerce,
   '2026-11-24-gateway': gateway,
+  '2026-11-25-mail-code-live': mailCodeLive,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,6 @@
 import type { Lang, MailPurpose } from '@resi/contract';
 import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/db-errors';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { translator } from '../../http/i18n';
@@ -30,46 +31,42 @@ export class MailCodeService {
 
   async send(email: string, purpose: MailPurpose, ip: string | null, lang: Lang): Promise<{ resendAfter: number }> {
     const now = this.clock.now();
-    const hourAgo = iso(addMs(now, -60 * MINUTE));
-    const last = await this.db
-      .selectFrom('mail_codes')
-      .select('created_at')
-      .where('email', '=', email)
-      .where('purpose', '=', purpose)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
-    if (last) {
-      const wait = Date.parse(last.created_at) + MAIL_CODE_RULES.resendAfter - now.getTime();
-      if (wait > 0) throw new AppError('MAIL_CODE_TOO_SOON', { seconds: Math.ceil(wait / 1000) });
-    }
-    const byEmail = await this.countSince('email', email, hourAgo);
-    const byIp = ip ? await this.countSince('ip', ip, hourAgo) : 0;
-    if (byEmail >= MAIL_CODE_RULES.perEmailPerHour || byIp >= MAIL_CODE_RULES.perIpPerHour) throw new AppError('MAIL_CODE_TOO_MANY');
-
     const code = digits(6);
-    await this.db.transaction().execute(async (trx) => {
-      // One live code per email and purpose: a new one retires the old.
-      await trx
-        .updateTable('mail_codes')
-        .set({ consumed_at: iso(now) })
-        .where('email', '=', email)
-        .where('purpose', '=', purpose)
-        .where('consumed_at', 'is', null)
-        .execute();
-      await trx
-        .insertInto('mail_codes')
-        .values({
-          email,
-          purpose,
-          code_hash: this.hash(email, purpose, code),
-          tries: 0,
-          ip,
-          created_at: iso(now),
-          expires_at: iso(addMs(now, MAIL_CODE_RULES.ttl)),
-          consumed_at: null,
-        })
-        .execute();
-    });
+    try {
+      // Checks and insert in one transaction: on SQLite that serializes racing sends; on PostgreSQL the
+      // partial unique index (one unconsumed code per email and purpose) refuses the slower one.
+      await this.db.transaction().execute(async (trx) => {
+        await this.assertMaySend(trx, email, purpose, ip, now);
+        // One live code per email and purpose: a new one retires the old. Not one younger than the resend
+        // wait, though: that was committed by a send racing this one after the check above, and leaving it
+        // live makes the insert below hit the unique index instead of quietly replacing it.
+        await trx
+          .updateTable('mail_codes')
+          .set({ consumed_at: iso(now) })
+          .where('email', '=', email)
+          .where('purpose', '=', purpose)
+          .where('consumed_at', 'is', null)
+          .where('created_at', '<=', iso(addMs(now, -MAIL_CODE_RULES.resendAfter)))
+          .execute();
+        await trx
+          .insertInto('mail_codes')
+          .values({
+            email,
+            purpose,
+            code_hash: this.hash(email, purpose, code),
+            tries: 0,
+            ip,
+            created_at: iso(now),
+            expires_at: iso(addMs(now, MAIL_CODE_RULES.ttl)),
+            consumed_at: null,
+          })
+          .execute();
+      });
+    } catch (err) {
+      // Another send for this email and purpose committed its code first: this one is a resend too soon.
+      if (isUniqueViolation(err)) throw new AppError('MAIL_CODE_TOO_SOON', { seconds: MAIL_CODE_RULES.resendAfter / 1000 });
+      throw err;
+    }
     const t = translator(lang);
     await this.mailer.send({
       to: email,
@@ -110,8 +107,27 @@ export class MailCodeService {
     if (Number(used.numUpdatedRows) !== 1) throw new AppError('MAIL_CODE_INVALID');
   }
 
-  private async countSince(column: 'email' | 'ip', value: string, since: string): Promise<number> {
-    const row = await this.db
+  /** Resend after 60 s, at most 5 codes per email and 20 per IP an hour. */
+  private async assertMaySend(trx: Kysely<Database>, email: string, purpose: MailPurpose, ip: string | null, now: Date): Promise<void> {
+    const last = await trx
+      .selectFrom('mail_codes')
+      .select('created_at')
+      .where('email', '=', email)
+      .where('purpose', '=', purpose)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    if (last) {
+      const wait = Date.parse(last.created_at) + MAIL_CODE_RULES.resendAfter - now.getTime();
+      if (wait > 0) throw new AppError('MAIL_CODE_TOO_SOON', { seconds: Math.ceil(wait / 1000) });
+    }
+    const hourAgo = iso(addMs(now, -60 * MINUTE));
+    const byEmail = await this.countSince(trx, 'email', email, hourAgo);
+    const byIp = ip ? await this.countSince(trx, 'ip', ip, hourAgo) : 0;
+    if (byEmail >= MAIL_CODE_RULES.perEmailPerHour || byIp >= MAIL_CODE_RULES.perIpPerHour) throw new AppError('MAIL_CODE_TOO_MANY');
+  }
+
+  private async countSince(trx: Kysely<Database>, column: 'email' | 'ip', value: string, since: string): Promise<number> {
+    const row = await trx
       .selectFrom('mail_codes')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where(column, '=', value)

@@ -96,6 +96,40 @@ describe.each(DIALECTS)('email codes on %s', (dialect) => {
     expect((await register(email, second)).status).toBe(200);
   });
 
+  it('keeps one live code and sends one mail when sends for one email race', async () => {
+    const email = uniqueEmail('race');
+    const liveRows = async () =>
+      (await t.db.db.selectFrom('mail_codes').select('id').where('email', '=', email).where('consumed_at', 'is', null).execute()).length;
+    for (let round = 0; round < 2; round++) {
+      const results = await Promise.all(Array.from({ length: 4 }, () => sendCode(t.app, email, 'register', uniqueIp())));
+      expect(results.map((r) => r.status).sort(), `round ${round}`).toEqual([200, 429, 429, 429]);
+      for (const r of results.filter((x) => x.status === 429)) expect(r.body.code).toBe('MAIL_CODE_TOO_SOON');
+      expect(mailsTo(email)).toBe(round + 1);
+      expect(await liveRows()).toBe(1);
+      t.clock.advance(61_000);
+    }
+    expect((await register(email, lastCodeFor(sink.messages, email))).status).toBe(200);
+  });
+
+  it('the store itself refuses a second live code for one email and purpose', async () => {
+    const row = (email: string, purpose: string) => ({
+      email,
+      purpose,
+      code_hash: 'x'.repeat(64),
+      tries: 0,
+      ip: null,
+      created_at: new Date().toISOString(),
+      expires_at: new Date().toISOString(),
+      consumed_at: null,
+    });
+    const email = uniqueEmail('index');
+    await t.db.db.insertInto('mail_codes').values(row(email, 'register')).execute();
+    await expect(t.db.db.insertInto('mail_codes').values(row(email, 'register')).execute()).rejects.toThrow();
+    // Other purposes and retired codes are not affected.
+    await t.db.db.insertInto('mail_codes').values(row(email, 'reset')).execute();
+    await t.db.db.insertInto('mail_codes').values({ ...row(email, 'register'), consumed_at: new Date().toISOString() }).execute();
+  });
+
   it('refuses a resend within 60 seconds and allows it after', async () => {
     const email = uniqueEmail('soon');
     const ip = uniqueIp();
