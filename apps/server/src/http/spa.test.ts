@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { text } from '../../test/i18n';
 import { type TestApp, createTestApp } from '../../test/test-app';
 
 const INDEX = '<!doctype html><html><body><div id="root"></div><script src="/manage/assets/app-123.js"></script></body></html>';
@@ -36,6 +37,22 @@ describe('the web console under /manage/', () => {
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.body).toBe(INDEX);
     expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each(['/manage/assets/app-old.js', '/manage/assets/index-9f8e7d.css', '/manage/favicon.png', '/manage/center/missing.map'])(
+    'answers a missing file %s with 404, not index.html',
+    async (url) => {
+      const res = await t.app.inject({ method: 'GET', url, headers: { 'api-lang': 'zh' } });
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('<div id="root">');
+      expect(res.json()).toEqual({ code: 'NOT_FOUND', message: text('zh', 'errors.NOT_FOUND') });
+    },
+  );
+
+  it('still answers client routes with dots only inside, such as a version in a path, with index.html', async () => {
+    const res = await get('/manage/v1.2/center');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(INDEX);
   });
 
   it('serves a hashed asset with a year-long immutable cache', async () => {

@@ -24,6 +24,9 @@ export async function registerSpa(app: FastifyInstance, webDist: string | null):
       const immutable = file.startsWith(`assets${path.sep}`);
       return reply.sendFile(file, { maxAge: immutable ? 365 * 24 * 3600 * 1000 : 0, immutable });
     }
+    // A missing file (an old chunk after a redeploy, a mistyped asset) is a 404, not index.html with 200:
+    // a browser would run the HTML as a script and a cache would keep it. Client routes have no extension.
+    if (path.extname(path.basename(rel)) !== '') return reply.callNotFound();
     reply.header('cache-control', 'no-cache');
     // cacheControl: false, or send() replaces the header above with `public, max-age=0`.
     return reply.sendFile('index.html', { cacheControl: false });
