@@ -114,6 +114,17 @@ export class AuthService {
     return { user: { ...user, last_login_at: iso(now) }, token };
   }
 
+  /**
+   * A login body that failed its schema is still an attempt (DESIGN §5.2: every attempt is a row) when it
+   * names an account; without one there is nothing to tie the row to. It does not count towards lockout.
+   */
+  async logInvalidLogin(body: unknown, meta: ClientMeta): Promise<void> {
+    const named = (body as { account?: unknown } | null)?.account;
+    const account = typeof named === 'string' ? named.trim().toLowerCase() : '';
+    if (account === '') return;
+    await this.loginLogs.add({ userId: null, account, ip: meta.ip, userAgent: meta.userAgent, result: 'invalid', at: iso(this.clock.now()) });
+  }
+
   /** Minutes until this account name may be tried from this IP again; 0 when it may now. */
   private async lockedMinutes(account: string, ip: string | null, now: Date): Promise<number> {
     const since = iso(addMs(now, -LOCKOUT.window));

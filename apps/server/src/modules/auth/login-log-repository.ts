@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 
-export type LoginResult = 'success' | 'failed' | 'locked' | 'captcha' | 'disabled';
+/** `invalid`: the body failed its schema but named an account (it never reached the password check). */
+export type LoginResult = 'success' | 'failed' | 'locked' | 'captcha' | 'disabled' | 'invalid';
 
 export class LoginLogRepository {
   constructor(private readonly db: Kysely<Database>) {}

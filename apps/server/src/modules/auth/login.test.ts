@@ -138,6 +138,41 @@ describe.each(DIALECTS)('login on %s', (dialect) => {
     expect((await logsOf(ghost)).map((r) => [r.result, r.user_id, r.ip])).toEqual([['failed', null, ip]]);
   });
 
+  it('logs a refused body that names an account as result invalid, without counting it as a failure', async () => {
+    const email = uniqueEmail('invalid');
+    const user = await createUser(t, { email, password: 'secret123' });
+    const ip = uniqueIp();
+    const headers = { 'user-agent': 'InvalidTest/1.0' };
+    const bodies = [
+      { account: ` ${email.toUpperCase()} `, password: 'secret123' },
+      { account: email, password: 'secret123', captchaId: 'x', captcha: '2468', extra: true },
+      { account: email, password: '', captchaId: 'x', captcha: '2468' },
+      { account: email, password: 'x'.repeat(65), captchaId: 'x', captcha: '2468' },
+      { account: email, password: 'secret123', captchaId: 'x', captcha: 'x'.repeat(13) },
+      { account: email, password: 12345678, captchaId: 'x', captcha: '2468' },
+    ];
+    for (const body of bodies) {
+      const res = await call(t.app, 'POST', '/api/login', { body, ip, headers, lang: 'zh-cn' });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect(res.body.message).toMatch(new RegExp(`^${text('zh-cn', 'errors.VALIDATION_FAILED', { detail: '' })}`));
+    }
+    const rows = await logsOf(email);
+    expect(rows).toHaveLength(bodies.length);
+    for (const r of rows) expect(r).toMatchObject({ result: 'invalid', user_id: null, account: email, ip, user_agent: 'InvalidTest/1.0' });
+    // Six refused bodies are no failures: the right password still gets in from that IP.
+    expect((await login(t.app, email, 'secret123', ip)).body.data.id).toBe(user.id);
+  });
+
+  it('logs nothing for a refused body that names no account', async () => {
+    const before = await t.db.db.selectFrom('login_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    for (const body of [{}, { account: '   ', password: 'x' }, { account: 42 }, { password: 'secret123' }]) {
+      expect((await call(t.app, 'POST', '/api/login', { body, ip: uniqueIp() })).status).toBe(400);
+    }
+    const after = await t.db.db.selectFrom('login_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+
   it('refuses a disabled user with ACCOUNT_DISABLED and their sessions stop working', async () => {
     const email = uniqueEmail('disabled');
     const user = await createUser(t, { email, password: 'secret123' });

@@ -73,8 +73,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
 
   app.post(
     '/login',
-    { config: { access: 'public' }, schema: { tags: ['auth'], body: loginBody, response: { 200: authResponse, ...errors } } },
+    // attachValidation: a refused body still reaches the handler, to be logged before it is refused.
+    { config: { access: 'public' }, attachValidation: true, schema: { tags: ['auth'], body: loginBody, response: { 200: authResponse, ...errors } } },
     async (request) => {
+      if (request.validationError) {
+        await deps.auth.logInvalidLogin(request.body, meta(request));
+        throw request.validationError;
+      }
       const { user, token } = await deps.auth.login(request.body, meta(request));
       return { data: toUserDto(user), token, message: request.t('messages.loggedIn') };
     },
