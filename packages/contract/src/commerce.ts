@@ -266,6 +266,10 @@ export const rechargeBody = z.strictObject({
 export type RechargeBody = z.infer<typeof rechargeBody>;
 
 /** A payment that arrived but could not be matched to an open order: the admin decides. */
+/** Why a verified payment was kept for the admin's review instead of credited (docs/decisions.md, Selling). */
+export const REVIEW_REASONS = ['ORDER_UNKNOWN', 'METHOD_MISMATCH', 'AMOUNT_MISMATCH', 'CURRENCY_MISMATCH', 'ORDER_NOT_PENDING', 'ALREADY_PAID', 'MERCHANT_MISMATCH', 'PAID_BEFORE_ORDER'] as const;
+export type ReviewReason = (typeof REVIEW_REASONS)[number];
+
 export const paymentReviewDto = z.object({
   id: z.number().int(),
   provider: payMethod,
@@ -273,6 +277,7 @@ export const paymentReviewDto = z.object({
   orderNo: z.string().nullable(),
   amount: z.string(),
   asset: z.string(),
+  /** One of REVIEW_REASONS; a string so a code added later never breaks an older console. */
   reason: z.string(),
   status: z.enum(['open', 'resolved']),
   createdAt: z.string(),

@@ -1,4 +1,4 @@
-import type { PaidBy, PayMethod } from '@resi/contract';
+import type { PaidBy, PayMethod, ReviewReason } from '@resi/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { type Clock, DAY, addMs, iso } from '../../lib/clock';
@@ -22,7 +22,8 @@ export interface ProviderEvent {
   problem?: ReviewReason;
 }
 
-export type ReviewReason = 'ORDER_UNKNOWN' | 'METHOD_MISMATCH' | 'AMOUNT_MISMATCH' | 'CURRENCY_MISMATCH' | 'ORDER_NOT_PENDING' | 'ALREADY_PAID' | 'MERCHANT_MISMATCH' | 'PAID_BEFORE_ORDER';
+// The contract's list, so the console translates every reason the server can write.
+export type { ReviewReason };
 
 export type EventOutcome =
   | { result: 'credited'; order: OrderRow }

@@ -72,7 +72,12 @@ export function PaymentReviews() {
             ),
           },
           { title: t('admin.reviews.columns.orderNo'), dataIndex: 'orderNo', render: (v: string | null) => (v ? <span className="mono">{v}</span> : t('commerce.none')) },
-          { title: t('admin.reviews.columns.reason'), dataIndex: 'reason' },
+          {
+            title: t('admin.reviews.columns.reason'),
+            dataIndex: 'reason',
+            // The code stays at hand (title) for searching logs; an unknown one shows as it is.
+            render: (code: string) => <span title={code}>{t(`admin.reviews.reasons.${code}`, { defaultValue: code })}</span>,
+          },
           {
             title: t('admin.reviews.columns.eventId'),
             dataIndex: 'eventId',
