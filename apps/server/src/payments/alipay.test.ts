@@ -270,6 +270,8 @@ describe.each(DIALECTS)('alipay on %s', (dialect) => {
       [{ seller_id: '2088999999999999' }, 'MERCHANT_MISMATCH'],
       [{ total_amount: '2.99' }, 'AMOUNT_MISMATCH'],
       [{ total_amount: '30.00' }, 'AMOUNT_MISMATCH'],
+      // A trade priced in another currency (cross-border): total_amount is then not yuan.
+      [{ trans_currency: 'USD' }, 'CURRENCY_MISMATCH'],
     ];
     const tradeNos: string[] = [];
     for (const [change] of cases) {
@@ -351,6 +353,24 @@ describe.each(DIALECTS)('alipay on %s', (dialect) => {
     expect(await balance(t, token)).toBe(0);
     expect((await order(orderNo)).status).not.toBe('paid');
     expect(await events(orderNo)).toEqual([expect.objectContaining({ event_id: n.trade_no, result: 'review', reason: 'ORDER_NOT_PENDING', review_status: 'open' })]);
+  });
+
+  it('a stale notification, delivered again days later, changes nothing', async () => {
+    const { token } = await signedIn(t);
+    const orderNo = await buy(t, token, 1, 'alipay');
+    const n = notification(orderNo);
+    expect(await notify(signedBody(n))).toEqual({ status: 200, body: 'success' });
+    const paid = await order(orderNo);
+    // Alipay signs notify_time but states no freshness window and retries for 25 h: age is not checked,
+    // the trade number is. Two days on, the same trade (re-sent, or TRADE_FINISHED) is one payment.
+    t.clock.advance(2 * 24 * 60 * MINUTE);
+    for (const again of [n, { ...n, notify_time: '2026-11-25 10:00:06', notify_id: 'resent' }, { ...n, trade_status: 'TRADE_FINISHED', notify_id: 'finished' }]) {
+      expect(await notify(signedBody(again))).toEqual({ status: 200, body: 'success' });
+    }
+    expect(await order(orderNo)).toEqual(paid);
+    expect(await grants(orderNo)).toEqual([{ bytes: GB }]);
+    expect(await events(orderNo)).toEqual([expect.objectContaining({ event_id: n.trade_no, result: 'credited' })]);
+    expect(await balance(t, token)).toBe(GB);
   });
 
   it('logs rejected notifications with a reason and never a secret', async () => {

@@ -162,7 +162,9 @@ export function createAlipayProvider(): PaymentProvider {
         eventId: p.trade_no,
         orderNo: p.out_trade_no,
         amount,
-        currency: ALIPAY_CURRENCY,
+        // A domestic notification carries no currency: total_amount is yuan. Only a trade priced in a
+        // foreign currency names one (trans_currency); ours never are, so such a trade is a mismatch.
+        currency: (p.trans_currency?.trim() || ALIPAY_CURRENCY).toUpperCase(),
         display: p.total_amount!,
         by: 'webhook',
         payload: { ...p, sign: undefined },
