@@ -57,6 +57,40 @@ describe.each(DIALECTS)('exactly-once fulfilment on %s', (dialect) => {
     expect(events[0]).toMatchObject({ result: 'credited', review_status: null });
   });
 
+  it('the sandbox page pays only the order\'s own amount: a price sent to its HTTP route is ignored or refused', async () => {
+    const { token } = await signedIn(t);
+    const orderNo = await buy(t, token, 2, 'sandbox');
+    const url = `/api/pay/sandbox/${orderNo}/pay`;
+    const json = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ amount: 1, currency: 'EUR' }) });
+    expect(json.statusCode).toBe(400);
+    expect(await grants(orderNo)).toEqual([]);
+    const events = () => t.db.db.selectFrom('payment_events').selectAll().where('order_no', '=', orderNo).execute();
+    expect(await events()).toEqual([]);
+
+    const form = await t.app.inject({ method: 'POST', url: `${url}?amount=1&currency=EUR`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'amount=1&currency=EUR' });
+    expect(form.statusCode).toBe(200);
+    expect(await events()).toEqual([expect.objectContaining({ amount: '2500', asset: 'USD', result: 'credited' })]);
+    expect(await grants(orderNo)).toEqual([{ bytes: 10 * GB }]);
+  });
+
+  it('verifying a manual order again and again credits once and writes one audit row', async () => {
+    const { token } = await signedIn(t);
+    const orderNo = await buy(t, token, 1, 'manual');
+    const messages: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await call(t.app, 'POST', '/api/manage/order-verify', { token: admin.token, body: { orderNo } });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ status: 'paid', paidBy: 'admin' });
+      messages.push(res.body.message as string);
+    }
+    expect(messages[0]).toBe('The order was marked paid and credited.');
+    expect(new Set(messages.slice(1)).size).toBe(1);
+    expect(messages.slice(1)).not.toContain(messages[0]);
+    expect(await grants(orderNo)).toEqual([{ bytes: GB }]);
+    expect(await t.db.db.selectFrom('audit_logs').select('action').where('target', '=', `order:${orderNo}`).execute()).toEqual([{ action: 'order.verify' }]);
+    expect(await balance(t, token)).toBe(GB);
+  });
+
   it('a provider event paid by a poll and a webhook at once credits once', async () => {
     const { token } = await signedIn(t);
     const orderNo = await buy(t, token, 1, 'sandbox');
