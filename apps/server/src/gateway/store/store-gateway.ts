@@ -10,6 +10,7 @@ import type { GatewayLog } from '../gateway-log';
 import type { UsageDelta, UsageSink } from '../ports';
 import { StaticExitChooser } from '../static-exit-chooser';
 import { AccountCache } from './account-cache';
+import { chooserSupply } from './chooser-supply';
 import { UsageStore } from './usage-store';
 
 export interface StoreGatewayOptions {
@@ -45,7 +46,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
 
   const reload = async () => {
     const [upstreams, settings] = await Promise.all([supply.enabledUpstreams(), supply.settings()]);
-    chooser.update({ upstreams, template: settings.template || null, direct: settings.directEgress });
+    chooser.update(chooserSupply(upstreams, settings));
     await cache.refresh();
   };
   const sink: UsageSink = {

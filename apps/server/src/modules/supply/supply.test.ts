@@ -1,7 +1,12 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
 import { seedCatalogue, signedIn } from '../../../test/commerce';
+import { HOST, basic, connectTunnel, socksConnect, startByteOrigin, startHttpOrigin } from '../../../test/gateway-fixtures';
+import { PROXY_PASSWORD, gatewayCustomer } from '../../../test/store-gateway-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { silentLog } from '../../gateway/gateway-log';
+import { startStoreGateway } from '../../gateway/store/store-gateway';
 import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
 import { SupplyRepository } from './supply-repository';
 
@@ -76,13 +81,38 @@ describe.each(DIALECTS)('upstream supply on %s', (dialect) => {
     }
   });
 
-  it('the embedded demo exits directly', async () => {
+  it('the embedded demo exits directly, for every region it sells', async () => {
     const demo = await createTestApp(dialect);
+    const web = await startHttpOrigin();
+    const origin = await startByteOrigin();
     try {
       await seedCatalogue(demo);
       const r = new SupplyRepository(demo.db.db, demo.clock, new SealedBox(demo.config.APP_SECRET, SEAL_LABELS.upstreamPassword));
       expect(await r.settings()).toEqual({ template: '', directEgress: true });
+
+      // Get Proxy offers the demo's regions; each line must work as shown (through the gateway host).
+      const demoAdmin = (await signedIn(demo, 'admin')).token;
+      const c = await gatewayCustomer(demo, demoAdmin, [[64 * 1024 ** 2, 30]]);
+      const regions = await demo.db.db.selectFrom('regions').select(['country', 'state', 'city']).where('enabled', '=', 1).execute();
+      expect(regions.map((x) => x.country)).toEqual(expect.arrayContaining(['US', 'GB', 'DE', 'JP', 'SG']));
+      const gw = await startStoreGateway({ db: demo.db.db, clock: demo.clock, appSecret: demo.config.APP_SECRET, host: HOST, httpPort: 0, socksPort: 0, log: silentLog });
+      try {
+        for (const region of regions) {
+          const user = [c.username, `country-${region.country.toLowerCase()}`, region.state && `state-${region.state}`, region.city && `city-${region.city}`].filter(Boolean).join('-');
+          const tun = await connectTunnel(gw.gateway.httpPort, `${HOST}:${origin.port}`, basic(`${user}-session-s1`, PROXY_PASSWORD));
+          expect(tun.status, user).toBe(200);
+          tun.socket.destroy();
+          const s = await socksConnect(gw.gateway.socksPort, user, PROXY_PASSWORD, HOST, origin.port);
+          expect(s.rep, user).toBe(0);
+          s.socket.destroy();
+        }
+        const plain = await fetchVia(gw.gateway.httpPort, `http://${HOST}:${web.port}/bytes/100`, `${c.username}-country-jp`);
+        expect(plain).toEqual({ status: 200, length: 100 });
+      } finally {
+        await gw.stop();
+      }
     } finally {
+      await Promise.all([web.close(), origin.close()]);
       await demo.close();
     }
   });
@@ -94,3 +124,16 @@ describe.each(DIALECTS)('upstream supply on %s', (dialect) => {
     expect((await call(t.app, 'POST', '/api/manage/supply', { body: { template: '', directEgress: true } })).status).toBe(401);
   });
 });
+
+/** A plain GET through the HTTP proxy port, as curl -x does. */
+async function fetchVia(proxyPort: number, url: string, username: string): Promise<{ status: number; length: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: HOST, port: proxyPort, path: url, agent: false, headers: { 'proxy-authorization': basic(username, PROXY_PASSWORD) } }, (res) => {
+        let length = 0;
+        res.on('data', (c: Buffer) => (length += c.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, length }));
+      })
+      .on('error', reject);
+  });
+}

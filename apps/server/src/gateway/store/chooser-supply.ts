@@ -1,0 +1,13 @@
+import type { SupplySettings } from '@resi/contract';
+import type { SupplyUpstream } from '../../modules/supply/supply-repository';
+import type { StaticSupply } from '../static-exit-chooser';
+
+/**
+ * What the exit chooser gets from the stored supply. Direct egress is the embedded demo's exit: it
+ * serves every request nothing else serves, whatever region it names (the exit is the gateway host, so
+ * the region is not honoured — docs/gateway.md and the admin supply page say so), so the lines Get Proxy
+ * generates for the demo's regions work as shown.
+ */
+export function chooserSupply(upstreams: SupplyUpstream[], settings: SupplySettings): StaticSupply {
+  return { upstreams, template: settings.template || null, direct: settings.directEgress, directServesRegions: settings.directEgress };
+}
