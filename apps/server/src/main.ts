@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   const db = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   await migrateToLatest(db.db);
   const demo = config.DEMO_DATA === 'on' || (config.DEMO_DATA === 'auto' && db.dialect === 'sqlite');
-  if (demo && (await seedDemoCatalogue(db.db, systemClock, config.CURRENCY))) {
+  if (demo && (await seedDemoCatalogue(db.db, systemClock, config.CURRENCY, config.NODE_ENV === 'production'))) {
     process.stdout.write('Demo catalogue created: packages, regions, business lines and the sandbox payment method.\n');
   }
 
@@ -60,6 +60,7 @@ async function main(): Promise<void> {
       httpPort: config.GATEWAY_HTTP_PORT,
       socksPort: config.GATEWAY_SOCKS_PORT,
       log: log.child({ part: 'gateway' }),
+      production: config.NODE_ENV === 'production',
     });
     log.info(`proxy gateway on ${config.GATEWAY_PUBLIC_HOST}: HTTP ${gw.gateway.httpPort}, SOCKS5 ${gw.gateway.socksPort}`);
     stops.push(() => gw.stop());

@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'PROXY_USERNAME_TAKEN',
   'PROXY_ACCOUNT_LIMIT',
   'EXPORT_TICKET_INVALID',
+  'DIRECT_EGRESS_UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -139,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(orderAdminRoutes, { db, clock, audit, orders, orderRepo, fulfilment });
       await api.register(paymentRoutes, { payConfigs, providers, orders, fulfilment, production });
       await api.register(trafficRoutes, { traffic: new TrafficRepository(db), usage: new UsageRepository(db), clock });
-      await api.register(supplyRoutes, { db, audit, supply: new SupplyRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.upstreamPassword)) });
+      await api.register(supplyRoutes, { db, audit, production, supply: new SupplyRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.upstreamPassword)) });
       await api.register(proxyAccountRoutes, {
         accounts: new ProxyAccountService(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.proxyPassword)),
         endpoint: { host: config.GATEWAY_PUBLIC_HOST, httpPort: config.GATEWAY_HTTP_PORT, socksPort: config.GATEWAY_SOCKS_PORT, checkUrl: config.PROXY_CHECK_URL },

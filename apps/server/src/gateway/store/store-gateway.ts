@@ -21,6 +21,8 @@ export interface StoreGatewayOptions {
   httpPort: number;
   socksPort: number;
   log: GatewayLog;
+  /** NODE_ENV=production: direct egress (a demo setting) is ignored. */
+  production?: boolean;
   /** Accounts, balances and supply are re-read this often (besides after every usage flush). */
   refreshMs?: number;
   flushMs?: number;
@@ -44,9 +46,14 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
   const chooser = new StaticExitChooser({}, { now: () => o.clock.now().getTime() });
   const store = new UsageStore(o.db, o.clock, (userId, bytes) => o.log.warn({ userId, bytes }, 'gateway: traffic carried beyond the balance before the cut-off'));
 
+  let warnedDirect = false;
   const reload = async () => {
     const [upstreams, settings] = await Promise.all([supply.enabledUpstreams(), supply.settings()]);
-    chooser.update(chooserSupply(upstreams, settings));
+    if (o.production && settings.directEgress && !warnedDirect) {
+      warnedDirect = true;
+      o.log.warn({}, 'gateway: direct egress is a demo setting and is ignored in production');
+    }
+    chooser.update(chooserSupply(upstreams, settings, o.production ?? false));
     await cache.refresh();
   };
   const sink: UsageSink = {

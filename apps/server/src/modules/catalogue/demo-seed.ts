@@ -8,7 +8,7 @@ const GB = 1024 ** 3;
  * The embedded demo's shop: packages, regions and business lines so `npm start` shows a working
  * store, the sandbox payment method switched on and direct egress for the gateway. Runs only on an empty catalogue.
  */
-export async function seedDemoCatalogue(db: Kysely<Database>, clock: Clock, currency: string): Promise<boolean> {
+export async function seedDemoCatalogue(db: Kysely<Database>, clock: Clock, currency: string, production = false): Promise<boolean> {
   const now = iso(clock.now());
   return db.transaction().execute(async (trx) => {
     if (!(await claimDemoSeed(trx, now))) return false;
@@ -73,9 +73,10 @@ export async function seedDemoCatalogue(db: Kysely<Database>, clock: Clock, curr
     const prices = sr.flatMap((r) => bz.flatMap((b) => [30, 90].map((days) => ({ region_id: r.id, business_id: b.id, days, price: days === 30 ? 500 : 1350, currency }))));
     await trx.insertInto('static_prices').values(prices).execute();
     // `npm start` carries real traffic: the gateway host itself is the exit until an operator adds supply.
+    // Never in production (DEMO_DATA=on there): direct egress is a demo setting.
     await trx
       .insertInto('settings')
-      .values({ key: 'gateway.supply', value: JSON.stringify({ template: '', directEgress: true }), updated_at: now })
+      .values({ key: 'gateway.supply', value: JSON.stringify({ template: '', directEgress: !production }), updated_at: now })
       .onConflict((oc) => oc.column('key').doNothing())
       .execute();
     await trx

@@ -12,7 +12,10 @@ import type { SupplyRepository } from './supply-repository';
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 
 /** Admin: the upstream proxies rotating traffic exits through, and the gateway's supply settings. */
-export const supplyRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; supply: SupplyRepository; audit: AuditLog }> = async (app, { db, supply, audit }) => {
+export const supplyRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; supply: SupplyRepository; audit: AuditLog; production: boolean }> = async (
+  app,
+  { db, supply, audit, production },
+) => {
   const config = { access: 'admin' as const };
   const tags = ['admin', 'supply'];
 
@@ -56,12 +59,15 @@ export const supplyRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; supply:
   });
 
   // The template's password is shown masked; saving the masked form back keeps the stored password.
+  // In production direct egress is off whatever is stored (the gateway ignores it too): show what is in force.
   app.get('/manage/supply', { config, schema: { tags, response: { 200: envelope(supplySettings), ...errors } } }, async () => ({
-    data: redactTemplate(await supply.settings()),
+    data: redactTemplate(inForce(await supply.settings(), production)),
   }));
 
   app.post('/manage/supply', { config, schema: { tags, body: supplySettings, response: { 200: envelope(supplySettings), ...errors } } }, async (request) => {
     const before = await supply.settings();
+    // Direct egress is the demo's exit (the gateway host's own address, any region): never in production.
+    if (production && request.body.directEgress) throw new AppError('DIRECT_EGRESS_UNAVAILABLE');
     const next = { ...request.body, template: keepMaskedPassword(request.body.template, before.template) };
     if (next.template) {
       try {
@@ -77,6 +83,10 @@ export const supplyRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; supply:
     return { data: redactTemplate(next), message: request.t('messages.saved') };
   });
 };
+
+function inForce<T extends { directEgress: boolean }>(s: T, production: boolean): T {
+  return production ? { ...s, directEgress: false } : s;
+}
 
 const CREDENTIALS = /:\/\/([^:@/]*):([^@/]*)@/;
 const MASK = '****';

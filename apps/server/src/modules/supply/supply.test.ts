@@ -6,8 +6,13 @@ import { HOST, basic, connectTunnel, socksConnect, startByteOrigin, startHttpOri
 import { PROXY_PASSWORD, gatewayCustomer } from '../../../test/store-gateway-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { silentLog } from '../../gateway/gateway-log';
+import { StaticExitChooser } from '../../gateway/static-exit-chooser';
+import { chooserSupply } from '../../gateway/store/chooser-supply';
 import { startStoreGateway } from '../../gateway/store/store-gateway';
 import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
+import { createUser, uniqueEmail } from '../../../test/accounts';
+import { SessionService } from '../auth/session-service';
+import { seedDemoCatalogue } from '../catalogue/demo-seed';
 import { SupplyRepository } from './supply-repository';
 
 describe.each(DIALECTS)('upstream supply on %s', (dialect) => {
@@ -124,6 +129,72 @@ describe.each(DIALECTS)('upstream supply on %s', (dialect) => {
     expect((await call(t.app, 'POST', '/api/manage/supply', { body: { template: '', directEgress: true } })).status).toBe(401);
   });
 });
+
+describe.each(DIALECTS)('direct egress in production on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let repo: SupplyRepository;
+  beforeAll(async () => {
+    // Production refuses test-only switches, so this app has no captcha answer.
+    t = await createTestApp(dialect, { NODE_ENV: 'production', CAPTCHA_TEST_ANSWER: '' });
+    admin = await sessionOf(t, 'admin');
+    repo = new SupplyRepository(t.db.db, t.clock, new SealedBox(t.config.APP_SECRET, SEAL_LABELS.upstreamPassword));
+  });
+  afterAll(() => t.close());
+
+  it('cannot be turned on through the API, with a localized reason', async () => {
+    for (const [lang, text] of [
+      ['en', /not available in production/],
+      ['zh-cn', /直连出口仅供演示/],
+      ['zh', /直連出口僅供示範/],
+    ] as const) {
+      const res = await call(t.app, 'POST', '/api/manage/supply', { token: admin, body: { template: '', directEgress: true }, lang });
+      expect([res.status, res.body.code], lang).toEqual([400, 'DIRECT_EGRESS_UNAVAILABLE']);
+      expect(res.body.message, lang).toMatch(text);
+    }
+    expect((await repo.settings()).directEgress).toBe(false);
+    const off = await call(t.app, 'POST', '/api/manage/supply', { token: admin, body: { template: 'http://u-{session}:p@gate.supplier.test:7000', directEgress: false } });
+    expect(off.status).toBe(200);
+  });
+
+  it('is not seeded by the demo data, and a stored one is shown off and ignored by the gateway', async () => {
+    await t.db.db.deleteFrom('settings').execute();
+    expect(await seedDemoCatalogue(t.db.db, t.clock, 'USD', true)).toBe(true);
+    expect(await repo.settings()).toEqual({ template: '', directEgress: false });
+
+    // A store carried over from a demo may still hold it: in force it is off.
+    await repo.saveSettings({ template: '', directEgress: true });
+    const shown = await call(t.app, 'GET', '/api/manage/supply', { token: admin });
+    expect(shown.body.data.directEgress).toBe(false);
+    const params = { account: 'a', country: null, state: null, city: null, session: null, lifeMinutes: 10 };
+    expect(new StaticExitChooser(chooserSupply([], await repo.settings(), true)).choose(params, 1)).toEqual({ refusal: 'NO_SUPPLY' });
+    expect(new StaticExitChooser(chooserSupply([], await repo.settings(), false)).choose(params, 1)).toEqual({ kind: 'direct', id: 'direct' });
+
+    const customer = await createUser(t, { email: uniqueEmail(), password: 'Secret123' });
+    const recharge = await call(t.app, 'POST', '/api/manage/recharge', { token: admin, body: { userId: customer.id, bytes: 64 * 1024 ** 2, validityDays: 30, note: 'test' } });
+    expect(recharge.status).toBe(200);
+    const c = { username: `prod${customer.id}` };
+    const acct = await call(t.app, 'POST', '/api/proxy/dynamic', { token: await sessionOf(t, customer.id), body: { username: c.username, password: PROXY_PASSWORD } });
+    expect(acct.status).toBe(200);
+    const warnings: string[] = [];
+    const log = { ...silentLog, warn: (_: object, msg: string) => void warnings.push(msg) };
+    const gw = await startStoreGateway({ db: t.db.db, clock: t.clock, appSecret: t.config.APP_SECRET, host: HOST, httpPort: 0, socksPort: 0, log, production: true });
+    try {
+      const tun = await connectTunnel(gw.gateway.httpPort, `${HOST}:9`, basic(c.username, PROXY_PASSWORD));
+      expect([tun.status, tun.headers['x-gateway-reason']]).toEqual([502, 'NO_SUPPLY']);
+      tun.socket.destroy();
+      expect(warnings).toEqual(['gateway: direct egress is a demo setting and is ignored in production']);
+    } finally {
+      await gw.stop();
+    }
+  });
+});
+
+/** A session token without logging in (production asks a captcha that tests cannot answer). */
+async function sessionOf(t: TestApp, who: 'admin' | number): Promise<string> {
+  const id = who === 'admin' ? (await createUser(t, { email: uniqueEmail('admin'), password: 'Secret123', role: 'admin' })).id : who;
+  return new SessionService(t.db.db, t.clock).create(id, { ip: null, userAgent: null });
+}
 
 /** A plain GET through the HTTP proxy port, as curl -x does. */
 async function fetchVia(proxyPort: number, url: string, username: string): Promise<{ status: number; length: number }> {
