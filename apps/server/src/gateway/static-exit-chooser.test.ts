@@ -55,14 +55,50 @@ describe('static exit chooser', () => {
     expect(id(c.choose(sticky, 1))).toBe(moved);
   });
 
-  it('keeps sessions apart per account and per session id', () => {
+  it('keeps sessions apart per account and per session id, and spreads them', () => {
     const c = new StaticExitChooser({ upstreams: ups });
-    const a = id(c.choose(p({ country: 'US', session: 's' }), 1));
-    const b = id(c.choose(p({ country: 'US', session: 's' }), 2));
-    const d = id(c.choose(p({ country: 'US', session: 't' }), 1));
-    expect(new Set([a, b, d]).size).toBe(3);
-    expect(id(c.choose(p({ country: 'US', session: 's' }), 1))).toBe(a);
-    expect(id(c.choose(p({ country: 'US', session: 's' }), 2))).toBe(b);
+    const chosen = new Map<string, string>();
+    for (const account of [1, 2]) {
+      for (let i = 0; i < 30; i++) chosen.set(`${account}/s${i}`, id(c.choose(p({ country: 'US', session: `s${i}` }), account)));
+    }
+    // Each account's session is its own: the same id under two accounts is chosen independently.
+    expect(new Set(chosen.values())).toEqual(new Set(['us1', 'us2', 'us3']));
+    expect([...chosen.keys()].filter((k) => k.startsWith('1/')).some((k) => chosen.get(k) !== chosen.get(k.replace(/^1/, '2')))).toBe(true);
+    for (const [k, exit] of chosen) {
+      const [account, session] = k.split('/');
+      expect(id(c.choose(p({ country: 'US', session }), Number(account)))).toBe(exit);
+    }
+  });
+
+  it('gives a session the same exits on every instance and after a restart, window by window', () => {
+    const life = 5 * MIN;
+    // Start just after a lifetime window opens (windows count from the epoch), so the timeline is exact.
+    let now = Math.ceil(1_700_000_000_000 / life) * life + 1000;
+    const at = () => now;
+    const template = 'http://cust-session-{session}:pw@gw.example.net:7000';
+    const a = new StaticExitChooser({ upstreams: ups, template }, { now: at });
+    const sticky = p({ country: 'US', session: 'shared', lifeMinutes: 5 });
+    const fr = p({ country: 'FR', session: 'shared', lifeMinutes: 5 });
+    const first = id(a.choose(sticky, 1));
+    const firstUrl = (a.choose(fr, 1) as { url: string }).url;
+    now += 40_000;
+    // Another gateway sees the session for the first time: same upstream, same provider session.
+    const b = new StaticExitChooser({ upstreams: ups, template }, { now: at });
+    expect(id(b.choose(sticky, 1))).toBe(first);
+    expect((b.choose(fr, 1) as { url: string }).url).toBe(firstUrl);
+
+    now += life - 40_000; // a's lifetime is over: it moves, to another upstream
+    const moved = id(a.choose(sticky, 1));
+    expect(moved).not.toBe(first);
+    const movedUrl = (a.choose(fr, 1) as { url: string }).url;
+    expect(movedUrl).not.toBe(firstUrl);
+    now += 40_000; // b's is over too: it moves to the same one
+    expect(id(b.choose(sticky, 1))).toBe(moved);
+    expect((b.choose(fr, 1) as { url: string }).url).toBe(movedUrl);
+    // A gateway restarted meanwhile agrees as well.
+    const restarted = new StaticExitChooser({ upstreams: ups, template }, { now: at });
+    expect(id(restarted.choose(sticky, 1))).toBe(moved);
+    expect((restarted.choose(fr, 1) as { url: string }).url).toBe(movedUrl);
   });
 
   it('moves a sticky session whose upstream left the supply, and forgets expired sessions', () => {

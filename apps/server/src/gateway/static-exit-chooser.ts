@@ -47,6 +47,12 @@ const SWEEP_EVERY = 60_000;
  * `update`). Rotating: each connection takes the next matching upstream in turn (round-robin per
  * region), or a fresh template session. Sticky: account + session + region keep their exit for
  * `lifeMinutes` from first use; then the session moves to another exit when there is one.
+ *
+ * A sticky exit is not drawn from this process's state but derived from the session (account, session
+ * id, region) and the lifetime window it is taken in — `life`-long windows counted from the Unix epoch —
+ * so every gateway instance, and a restarted one, gives a session the same exit (the same upstream, or
+ * the same provider session id) and moves it to the same next one; consecutive windows never share an
+ * upstream. Memory only keeps the hold: `lifeMinutes` from the first use this instance saw.
  */
 export class StaticExitChooser implements ExitChooser {
   private upstreams: readonly StaticUpstream[] = [];
@@ -58,8 +64,6 @@ export class StaticExitChooser implements ExitChooser {
   private readonly turns = new Map<string, number>();
   private readonly sticky = new Map<string, Sticky>();
   private nextSweep = 0;
-  /** Numbers each sticky assignment, so a session that moves gets a new provider session id. */
-  private generations = 0;
   private readonly now: () => number;
   private readonly randomId: () => string;
   private readonly maxSessions: number;
@@ -84,15 +88,17 @@ export class StaticExitChooser implements ExitChooser {
 
   choose(params: ProxyParams, accountId: number): Exit | { refusal: 'NO_SUPPLY' } {
     const region = `${params.country ?? ''}|${params.state ?? ''}|${params.city ?? ''}`;
-    if (params.session === null) return this.pick(params, region, null, this.randomId) ?? NO_SUPPLY;
+    if (params.session === null) return this.pick(params, region, (m) => this.nextTurn(region, m), this.randomId) ?? NO_SUPPLY;
 
     const now = this.now();
     const key = `${accountId}|${params.session}|${region}`;
     const held = this.sticky.get(key);
     if (held && now < held.expiresAt && this.offered(held)) return held.exit;
     this.sweep(now);
-    const generation = this.generations++;
-    const exit = this.pick(params, region, held?.exit ?? null, () => stickyId(key, generation));
+    const lifeMs = params.lifeMinutes * 60_000;
+    const window = Math.floor(now / lifeMs);
+    const spot = sessionSpot(key);
+    const exit = this.pick(params, region, (m) => m[(spot + window) % m.length]!, () => stickyId(key, window));
     if (!exit) {
       this.sticky.delete(key);
       return NO_SUPPLY;
@@ -108,14 +114,11 @@ export class StaticExitChooser implements ExitChooser {
     return this.sticky.size;
   }
 
-  private pick(params: ProxyParams, region: string, previous: Exit | null, session: () => string): Exit | null {
+  /** A matching upstream (`upstream` picks among them), else the template with `session`, else direct egress. */
+  private pick(params: ProxyParams, region: string, upstream: (matches: StaticUpstream[]) => StaticUpstream, session: () => string): Exit | null {
     const matches = this.matching(params, region);
     if (matches.length > 0) {
-      let turn = this.turns.get(region) ?? 0;
-      let u = matches[turn % matches.length]!;
-      // A sticky session that expired moves on: not the exit it had, when there is another.
-      if (previous && matches.length > 1 && previous.id === u.id) u = matches[++turn % matches.length]!;
-      this.turns.set(region, (turn + 1) % matches.length);
+      const u = upstream(matches);
       return { kind: 'upstream', id: u.id, url: u.url };
     }
     if (this.template) {
@@ -125,6 +128,12 @@ export class StaticExitChooser implements ExitChooser {
     const hasRegion = params.country !== null;
     if (this.direct && (!hasRegion || this.directServesRegions)) return DIRECT;
     return null;
+  }
+
+  private nextTurn(region: string, matches: StaticUpstream[]): StaticUpstream {
+    const turn = this.turns.get(region) ?? 0;
+    this.turns.set(region, (turn + 1) % matches.length);
+    return matches[turn % matches.length]!;
   }
 
   private matching(params: ProxyParams, region: string): StaticUpstream[] {
@@ -154,7 +163,12 @@ export class StaticExitChooser implements ExitChooser {
   }
 }
 
-/** A provider session id that is stable for one sticky session and generation, and reveals neither. */
-function stickyId(key: string, generation: number): string {
-  return createHash('sha256').update(`${key}|${generation}`).digest('hex').slice(0, 16);
+/** A provider session id that is stable for one sticky session and lifetime window, and reveals neither. */
+function stickyId(key: string, window: number): string {
+  return createHash('sha256').update(`${key}|${window}`).digest('hex').slice(0, 16);
+}
+
+/** Where a sticky session starts in the list of matching upstreams: the same on every instance. */
+function sessionSpot(key: string): number {
+  return createHash('sha256').update(key).digest().readUIntBE(0, 6);
 }
