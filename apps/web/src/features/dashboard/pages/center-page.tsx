@@ -4,8 +4,12 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCurrentUser } from '@/api/get-current-user';
-import { NotAvailable } from '@/components/not-available';
+import { useTraffic } from '@/api/get-traffic';
 import { TipsPanel } from '@/components/tips-panel';
+import { TrafficBalanceCard } from '@/components/traffic-balance-card';
+import { usageQuery } from '@/lib/usage-data';
+import { RecentOrdersCard } from '../components/recent-orders-card';
+import { UsageOverviewCard } from '../components/usage-overview-card';
 
 function QuickLink({ to, icon, title, text }: { to: string; icon: ReactNode; title: string; text: string }) {
   return (
@@ -20,10 +24,15 @@ function QuickLink({ to, icon, title, text }: { to: string; icon: ReactNode; tit
   );
 }
 
-/** /center: welcome, shortcuts and the tips panel. Balance, usage and orders come with their features. */
+/**
+ * /center: welcome and shortcuts, the tips panel, the traffic balance, the last week's usage and the latest
+ * orders (DESIGN §7). Expiring static IPs join when static residential proxies are sold.
+ */
 export default function CenterPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  // One request gives the balance, its grants and the 7-day series.
+  const traffic = useTraffic(usageQuery('7d', undefined));
   return (
     <Row gutter={[20, 20]}>
       <Col xs={24} xl={16}>
@@ -48,7 +57,13 @@ export default function CenterPage() {
         </Card>
       </Col>
       <Col span={24}>
-        <NotAvailable feature="home.overview" />
+        <TrafficBalanceCard traffic={traffic.data} loading={traffic.isPending} />
+      </Col>
+      <Col xs={24} xl={14}>
+        <UsageOverviewCard usage={traffic.data} loading={traffic.isPending} />
+      </Col>
+      <Col xs={24} xl={10}>
+        <RecentOrdersCard />
       </Col>
     </Row>
   );

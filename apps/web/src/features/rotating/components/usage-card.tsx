@@ -4,14 +4,11 @@ import { Button, Card, Col, Empty, Progress, Row, Segmented, Select, Space, Stat
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { proxyAccountsKey, useProxyAccounts } from '@/api/get-proxy-accounts';
 import { trafficKey, useTraffic } from '@/api/get-traffic';
 import { formatBytes } from '@/lib/format';
-import { chartPoints, countryLabel, seriesTotal, shareRows, usageQuery, USAGE_PERIODS, type ShareRow, type UsagePeriod } from './usage-data';
-
-const COLOR_DOWN = '#1d4ed8';
-const COLOR_UP = '#93c5fd';
+import { USAGE_COLOR_DOWN, UsageChart } from '@/components/usage-chart';
+import { countryLabel, seriesTotal, shareRows, usageQuery, USAGE_PERIODS, type ShareRow, type UsagePeriod } from '@/lib/usage-data';
 
 /** Usage of the last 24 hours / 7 days / 30 days, optionally of one proxy account, with its breakdowns. */
 export function UsageCard() {
@@ -23,7 +20,6 @@ export function UsageCard() {
   const accounts = useProxyAccounts();
   const usage = useTraffic(usageQuery(period, accountId));
   const series = usage.data?.series ?? [];
-  const points = chartPoints(series);
   // Balance, per-account usage and the chart all move with traffic: refresh them together.
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: trafficKey });
@@ -59,19 +55,7 @@ export function UsageCard() {
       data-testid="usage"
     >
       <Statistic title={t(`rotating.usage.total.${period}`)} value={bytes(seriesTotal(series))} className="usage-total" data-testid="usage-total" />
-      <div className="usage-chart" data-testid="usage-chart">
-        <ResponsiveContainer width="100%" height={280}>
-          <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e8ecf3" />
-            <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={12} />
-            <YAxis tickFormatter={bytes} tick={{ fontSize: 12 }} width={72} />
-            <Tooltip formatter={(value) => bytes(value)} labelFormatter={(_l, items) => String(items?.[0]?.payload?.bucket ?? '')} />
-            <Legend />
-            <Bar dataKey="down" name={t('rotating.usage.down')} stackId="bytes" fill={COLOR_DOWN} isAnimationActive={false} />
-            <Bar dataKey="up" name={t('rotating.usage.up')} stackId="bytes" fill={COLOR_UP} isAnimationActive={false} radius={[3, 3, 0, 0]} />
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
+      <UsageChart series={series} />
       <Row gutter={[24, 16]} className="usage-breakdowns">
         <Col xs={24} md={12}>
           <Breakdown title={t('rotating.usage.byCountry')} rows={countries} lang={lang} empty={t('rotating.usage.empty')} testId="usage-by-country" />
@@ -99,7 +83,7 @@ function Breakdown({ title, rows, lang, empty, testId }: { title: string; rows: 
                 {formatBytes(row.bytes, lang)} · {row.percent}%
               </span>
             </div>
-            <Progress percent={row.percent} showInfo={false} size="small" strokeColor={COLOR_DOWN} />
+            <Progress percent={row.percent} showInfo={false} size="small" strokeColor={USAGE_COLOR_DOWN} />
           </div>
         ))
       )}

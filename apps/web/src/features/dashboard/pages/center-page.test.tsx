@@ -1,0 +1,79 @@
+import type { OrderDto } from '@resi/contract';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BYTES_PER_GB } from '@/lib/format';
+import { createQueryClient } from '@/lib/query-client';
+import { RECENT_ORDERS } from '../components/recent-orders-card';
+import CenterPage from './center-page';
+
+const order = (n: number, patch: Partial<OrderDto> = {}): OrderDto => ({
+  orderNo: `D2026010100000000000${n}`,
+  kind: 'dynamic',
+  status: 'paid',
+  items: [{ type: 'traffic', name: { en: 'Basic 10 GB', 'zh-cn': '基础 10 GB', zh: '基礎 10 GB' }, bytes: 10 * BYTES_PER_GB, validityDays: 30, quantity: 1, unitPrice: 2500 }],
+  amount: 2500,
+  currency: 'USD',
+  payMethod: 'sandbox',
+  payment: null,
+  note: null,
+  expiresAt: '2026-01-01T00:30:00Z',
+  paidAt: '2026-01-01T00:05:00Z',
+  createdAt: '2026-01-01T00:00:00Z',
+  ...patch,
+});
+
+const traffic = {
+  balanceBytes: 7 * BYTES_PER_GB,
+  usedBytes: 3 * BYTES_PER_GB,
+  grants: [{ id: 1, orderNo: 'D20260101000000000001', bytes: 10 * BYTES_PER_GB, usedBytes: 3 * BYTES_PER_GB, expiresAt: '2026-02-01T00:00:00Z', createdAt: '2026-01-01T00:00:00Z' }],
+  series: [
+    { bucket: '2026-01-06', bytesUp: BYTES_PER_GB / 2, bytesDown: BYTES_PER_GB },
+    { bucket: '2026-01-07', bytesUp: 0, bytesDown: BYTES_PER_GB / 2 },
+  ],
+  byCountry: [],
+  byAccount: [],
+};
+
+const fetchMock = vi.fn<typeof fetch>();
+beforeEach(() => {
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async (input) => {
+    const url = new URL(String(input), 'http://console.test');
+    if (url.pathname === '/api/traffic') return Response.json({ data: traffic });
+    if (url.pathname === '/api/record/dynamic-order') return Response.json({ data: { items: [order(1), order(2, { status: 'pending', paidAt: null })], total: 9, page: 1, pageSize: RECENT_ORDERS } });
+    return Response.json({ code: 'NOT_FOUND', message: 'not found' }, { status: 404 });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const requested = (path: string) => fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://console.test')).filter((u) => u.pathname === path);
+
+describe('Account Home', () => {
+  it('shows the traffic balance, the last 7 days of usage and the latest orders', async () => {
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter>
+          <CenterPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('balance-value').textContent).toContain('7 GB'));
+    expect(screen.getByTestId('home-usage-total').textContent).toContain('2 GB');
+    const [usage] = requested('/api/traffic');
+    expect(usage?.searchParams.get('granularity')).toBe('day');
+    expect(usage?.searchParams.get('days')).toBe('7');
+
+    await waitFor(() => expect(screen.getAllByTestId('home-order')).toHaveLength(2));
+    const [first, second] = screen.getAllByTestId('home-order');
+    expect(first!.textContent).toContain('Basic 10 GB');
+    expect(first!.textContent).toContain('$25.00');
+    expect(first!.textContent).toContain('Paid');
+    expect(second!.textContent).toContain('Awaiting payment');
+    expect(requested('/api/record/dynamic-order')[0]?.searchParams.get('pageSize')).toBe(String(RECENT_ORDERS));
+    expect(screen.getByText('All orders').closest('a')?.getAttribute('href')).toBe('/center/rechargeDetails');
+    expect(screen.queryByTestId('not-available')).toBeNull();
+  });
+});
