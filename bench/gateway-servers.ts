@@ -139,7 +139,7 @@ async function gateway(): Promise<Record<string, number>> {
       for (const d of deltas) metered += d.bytesUp + d.bytesDown;
     },
   };
-  const gw = createGateway({ host: HOST, httpPort: 0, socksPort: 0, authority, chooser: new StaticExitChooser({ direct: true, directServesRegions: true }), sink, gatewayId: 'bench' });
+  const gw = createGateway({ host: HOST, httpPort: 0, socksPort: 0, authority, chooser: new StaticExitChooser({ direct: true, directServesRegions: true }), sink, gatewayId: 'bench', allowPrivateDestinations: true });
   await gw.start();
   process.on('message', (m: { cmd: string }) => {
     if (m.cmd === 'metered') void gw.flush().then(() => send({ metered }));

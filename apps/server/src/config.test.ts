@@ -100,6 +100,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'production' }).CAPTCHA_TEST_ANSWER).toBeUndefined();
   });
 
+  it('takes GATEWAY_ALLOW_PRIVATE_DESTINATIONS as a boolean, off by default and refused when NODE_ENV=production', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).GATEWAY_ALLOW_PRIVATE_DESTINATIONS).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'test', GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'true' }).GATEWAY_ALLOW_PRIVATE_DESTINATIONS).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir(), GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'false' }).GATEWAY_ALLOW_PRIVATE_DESTINATIONS).toBe(false);
+    expect(errorFor({ GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'maybe' }).message).toMatch(/^\s*GATEWAY_ALLOW_PRIVATE_DESTINATIONS:/m);
+    expect(errorFor({ NODE_ENV: 'production', GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'true' }).message).toMatch(/GATEWAY_ALLOW_PRIVATE_DESTINATIONS: test-only switch/);
+    expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'production', GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'false' }).GATEWAY_ALLOW_PRIVATE_DESTINATIONS).toBe(false);
+  });
+
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
     expect(errorFor({ ADMIN_EMAIL: 'boss@example.com' }).message).toMatch(/ADMIN_EMAIL/);
     expect(errorFor({ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'longenough1' }).message).toMatch(/^\s*ADMIN_EMAIL:/m);

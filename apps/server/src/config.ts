@@ -62,6 +62,8 @@ const envSchema = z.object({
   GATEWAY_HTTP_PORT: port.default(7777),
   GATEWAY_SOCKS_PORT: port.default(7778),
   GATEWAY_PUBLIC_HOST: z.string().min(1).default('localhost'),
+  /** Test-only: direct egress may reach loopback and private addresses (local origins). Refused in production. */
+  GATEWAY_ALLOW_PRIVATE_DESTINATIONS: z.stringbool().default(false),
   /** The address the curl line of Get Proxy fetches through the proxy: an IP echo service. */
   PROXY_CHECK_URL: z.url().default('https://ipinfo.io/json'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
@@ -101,6 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDist: string
   const cfg = parsed.data;
   if (cfg.NODE_ENV === 'production' && cfg.CAPTCHA_TEST_ANSWER) {
     throw new ConfigError('Invalid configuration:\n  CAPTCHA_TEST_ANSWER: test-only switch, refused when NODE_ENV=production');
+  }
+  if (cfg.NODE_ENV === 'production' && cfg.GATEWAY_ALLOW_PRIVATE_DESTINATIONS) {
+    throw new ConfigError('Invalid configuration:\n  GATEWAY_ALLOW_PRIVATE_DESTINATIONS: test-only switch, refused when NODE_ENV=production');
   }
   if (cfg.NODE_ENV === 'production' && cfg.STRIPE_API_BASE) {
     throw new ConfigError('Invalid configuration:\n  STRIPE_API_BASE: test-only switch, refused when NODE_ENV=production');

@@ -59,6 +59,7 @@ async function main(): Promise<void> {
       host: config.HOST,
       httpPort: config.GATEWAY_HTTP_PORT,
       socksPort: config.GATEWAY_SOCKS_PORT,
+      allowPrivateDestinations: config.GATEWAY_ALLOW_PRIVATE_DESTINATIONS,
       log: log.child({ part: 'gateway' }),
       production: config.NODE_ENV === 'production',
     });

@@ -108,9 +108,21 @@ export class FakeSink implements UsageSink {
   }
 }
 
+/** Direct egress reaches the local origins on 127.0.0.1 unless a test says `allowPrivateDestinations: false`. */
 export async function startGateway(o: Partial<GatewayOptions> & Pick<GatewayOptions, 'chooser'>, authority = new FakeAuthority()) {
   const sink = (o.sink as FakeSink | undefined) ?? new FakeSink(authority);
-  const gw: Gateway = createGateway({ host: HOST, httpPort: 0, socksPort: 0, gatewayId: 'test-gw', authority, sink, flushMs: 100, enforceMs: 100, ...o });
+  const gw: Gateway = createGateway({
+    host: HOST,
+    httpPort: 0,
+    socksPort: 0,
+    gatewayId: 'test-gw',
+    authority,
+    sink,
+    flushMs: 100,
+    enforceMs: 100,
+    allowPrivateDestinations: true,
+    ...o,
+  });
   await gw.start();
   return { gw, authority, sink };
 }
@@ -321,8 +333,12 @@ export async function connectTunnel(proxyPort: number, target: string, auth: str
 
 export type SocksResult = { socket: net.Socket; authStatus: number; rep: number };
 
-/** A byte-exact SOCKS5 client (RFC 1928/1929) that reports the auth status and the reply code. */
-export function socksConnect(port: number, user: string, pass: string, host: string, targetPort: number): Promise<SocksResult> {
+/**
+ * A byte-exact SOCKS5 client (RFC 1928/1929) that reports the auth status and the reply code. The target
+ * goes as an IPv4 address (ATYP 1) when `host` is one, as 16 IPv6 bytes (ATYP 4) when it is a Buffer,
+ * else as a domain name (ATYP 3).
+ */
+export function socksConnect(port: number, user: string, pass: string, host: string | Buffer, targetPort: number): Promise<SocksResult> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, HOST);
     socket.on('error', reject);
@@ -352,11 +368,11 @@ export function socksConnect(port: number, user: string, pass: string, host: str
         buf = buf.subarray(2);
         if (authStatus !== 0) return done(-1);
         stage = 2;
-        const ip = net.isIPv4(host);
-        const addr = ip ? Buffer.from(host.split('.').map(Number)) : Buffer.concat([Buffer.from([host.length]), Buffer.from(host)]);
+        const atyp = Buffer.isBuffer(host) ? 4 : net.isIPv4(host) ? 1 : 3;
+        const addr = Buffer.isBuffer(host) ? host : atyp === 1 ? Buffer.from(host.split('.').map(Number)) : Buffer.concat([Buffer.from([host.length]), Buffer.from(host)]);
         const portBuf = Buffer.alloc(2);
         portBuf.writeUInt16BE(targetPort);
-        socket.write(Buffer.concat([Buffer.from([5, 1, 0, ip ? 1 : 3]), addr, portBuf]));
+        socket.write(Buffer.concat([Buffer.from([5, 1, 0, atyp]), addr, portBuf]));
       }
       if (stage === 2 && buf.length >= 10) {
         const rep = buf[1]!;

@@ -159,6 +159,8 @@ export function spawnGateway(t: TestApp, ports: { http: number; socks: number })
     HOST,
     GATEWAY_HTTP_PORT: String(ports.http),
     GATEWAY_SOCKS_PORT: String(ports.socks),
+    // The local origins are on 127.0.0.1.
+    GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'true',
     DEMO_DATA: 'off',
     LOG_LEVEL: 'info',
     ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}),

@@ -42,6 +42,7 @@ export default defineConfig({
         NODE_ENV: 'test',
         GATEWAY_HTTP_PORT: String(E2E.gatewayHttpPort),
         GATEWAY_SOCKS_PORT: String(E2E.gatewaySocksPort),
+        GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'true',
         PROXY_CHECK_URL: `http://127.0.0.1:${E2E.originPort}/`,
       },
     },

@@ -1,14 +1,15 @@
 import net from 'node:net';
 import { SocksClient } from 'socks';
 import { cancelExpiry, expireAt } from './deadlines';
+import { DESTINATION_FORBIDDEN_CODE, type DestinationGuard } from './destination-guard';
 import type { Exit } from './ports';
-import { type UpstreamFailure, failureOfErrno } from './statuses';
+import { type DialFailure, type UpstreamFailure, failureOfErrno } from './statuses';
 
 /**
  * Called once: a connected socket to the target (through the exit), or why there is none. The socket
  * comes without an 'error' listener: the caller attaches one at once (or destroys it).
  */
-export type DialDone = (failure: UpstreamFailure | null, socket: net.Socket | null) => void;
+export type DialDone = (failure: DialFailure | null, socket: net.Socket | null) => void;
 
 /** Largest upstream CONNECT response head we read (RFC 9112 sets none; real proxies send a few hundred bytes). */
 const MAX_RESPONSE_HEAD = 16 * 1024;
@@ -18,10 +19,11 @@ const HEAD_END = Buffer.from('\r\n\r\n');
  * Opens a byte stream to `host:port` through an exit: directly, through an HTTP proxy with CONNECT
  * (RFC 9110 §9.3.6), or through a SOCKS proxy (RFC 1928, via the `socks` client). The socket is handed
  * over paused, with anything the upstream sent past its reply put back, ready to be piped. Returns a
- * function that abandons the dial (the client went away).
+ * function that abandons the dial (the client went away). A direct dial goes only where `guard` allows;
+ * through an upstream the destination is the upstream's to resolve and judge.
  */
-export function dialExit(exit: Exit, host: string, port: number, timeoutMs: number, done: DialDone): () => void {
-  if (exit.kind === 'direct') return dialDirect(host, port, timeoutMs, done);
+export function dialExit(exit: Exit, host: string, port: number, timeoutMs: number, guard: DestinationGuard, done: DialDone): () => void {
+  if (exit.kind === 'direct') return dialDirect(host, port, timeoutMs, guard, done);
   let url: URL;
   try {
     url = new URL(exit.url);
@@ -35,10 +37,16 @@ export function dialExit(exit: Exit, host: string, port: number, timeoutMs: numb
   return () => undefined;
 }
 
-function dialDirect(host: string, port: number, timeoutMs: number, done: DialDone): () => void {
-  const socket = net.connect({ host, port, noDelay: true });
+function dialDirect(host: string, port: number, timeoutMs: number, guard: DestinationGuard, done: DialDone): () => void {
+  // net.connect skips `lookup` for an IP literal: literals (and the own ports) are checked here.
+  if (guard.refuses(host, port)) {
+    done('DESTINATION_FORBIDDEN', null);
+    return () => undefined;
+  }
+  // A name is resolved and checked once by the guard's lookup; the socket connects to what it checked.
+  const socket = net.connect({ host, port, noDelay: true, lookup: guard.lookup });
   let settled = false;
-  const finish = (failure: UpstreamFailure | null) => {
+  const finish = (failure: DialFailure | null) => {
     if (settled) return;
     settled = true;
     // Drop our listeners: a long-lived tunnel must not keep this dial's closures (and the request).
@@ -54,7 +62,7 @@ function dialDirect(host: string, port: number, timeoutMs: number, done: DialDon
     }
   };
   const onConnect = () => finish(null);
-  const onError = (err: NodeJS.ErrnoException) => finish(failureOfErrno(err.code));
+  const onError = (err: NodeJS.ErrnoException) => finish(err.code === DESTINATION_FORBIDDEN_CODE ? 'DESTINATION_FORBIDDEN' : failureOfErrno(err.code));
   const onTimeout = () => finish('UPSTREAM_TIMEOUT');
   socket.once('connect', onConnect);
   socket.on('error', onError);

@@ -38,7 +38,7 @@ describe.each(DIALECTS)('store-backed gateway on %s', (dialect) => {
   let g: StoreGateway;
   const sockets: net.Socket[] = [];
   const start = (o: { flushMs?: number; enforceMs?: number } = {}) =>
-    startStoreGateway({ db: t.db.db, clock: t.clock, appSecret: t.config.APP_SECRET, host: HOST, httpPort: 0, socksPort: 0, log: silentLog, ...o });
+    startStoreGateway({ db: t.db.db, clock: t.clock, appSecret: t.config.APP_SECRET, host: HOST, httpPort: 0, socksPort: 0, allowPrivateDestinations: true, log: silentLog, ...o });
   const tunnel = async (port: number, target: number, username: string) => {
     const r = await connectTunnel(port, `${HOST}:${target}`, basic(username, PROXY_PASSWORD));
     sockets.push(r.socket);

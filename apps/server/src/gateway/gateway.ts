@@ -1,3 +1,4 @@
+import { DestinationGuard } from './destination-guard';
 import { enforceStanding } from './enforcement';
 import { type GatewayLog, silentLog } from './gateway-log';
 import { HttpListener } from './http-listener';
@@ -25,6 +26,11 @@ export interface GatewayOptions {
   connectTimeoutMs?: number;
   /** A plain HTTP request read whole gets the head of its answer within this (default 60 s), else 504. */
   responseTimeoutMs?: number;
+  /**
+   * Let direct egress reach loopback, private and other non-public addresses (tests and CI, whose origins
+   * are on 127.0.0.1). Default false: a customer must not reach the gateway host's own or internal services.
+   */
+  allowPrivateDestinations?: boolean;
   /** A SOCKS5 client must finish greeting, auth and request within this. */
   handshakeTimeoutMs?: number;
   /** Flush attempts at stop() before the unflushed bytes are reported lost. */
@@ -58,7 +64,9 @@ export function createGateway(o: GatewayOptions): Gateway {
   const connectTimeoutMs = o.connectTimeoutMs ?? 10_000;
   const meter = new UsageMeter({ sink: o.sink, gatewayId: o.gatewayId, now: o.now, log });
   const live = new LiveConnections(meter.record);
-  const common = { host: o.host, authority: o.authority, chooser: o.chooser, live, connectTimeoutMs, log };
+  // Own ports read at each dial: they are bound only at start (0 = a free one).
+  const guard: DestinationGuard = new DestinationGuard({ allowPrivate: o.allowPrivateDestinations ?? false, ownPorts: (): number[] => [http.port, socks.port] });
+  const common = { host: o.host, authority: o.authority, chooser: o.chooser, live, connectTimeoutMs, guard, log };
   const http = new HttpListener({ ...common, port: o.httpPort, realm: o.realm ?? 'resi-gateway', responseTimeoutMs: o.responseTimeoutMs ?? 60_000 });
   const socks = new SocksListener({ ...common, port: o.socksPort, handshakeTimeoutMs: o.handshakeTimeoutMs ?? 10_000 });
   const timers: NodeJS.Timeout[] = [];

@@ -1,13 +1,15 @@
+import type dns from 'node:dns';
 import type http from 'node:http';
 import net, { type Socket } from 'node:net';
 import { type PrepareRequestFunctionOpts, type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
 import { admit, basicCredentials } from './admission';
 import { cancelExpiry, expireAt } from './deadlines';
+import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
 import type { LiveConnections } from './live-connections';
 import type { ExitChooser, GatewayAuthority } from './ports';
-import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, type UpstreamFailure, requestError } from './statuses';
+import { type DialFailure, type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, requestError } from './statuses';
 import { splice } from './tunnel';
 import { DialAgent, UpstreamAgents } from './upstream-agents';
 
@@ -18,6 +20,8 @@ export interface HttpListenerOptions {
   chooser: ExitChooser;
   live: LiveConnections;
   connectTimeoutMs: number;
+  /** Where direct egress may connect. */
+  guard: DestinationGuard;
   /** A plain request read whole must get the head of its answer within this, else 504 UPSTREAM_TIMEOUT. */
   responseTimeoutMs: number;
   /** Realm of `Proxy-Authenticate: Basic realm="…"` on 407 (RFC 9110 §11.7.1). */
@@ -153,17 +157,26 @@ export class HttpListener extends Server {
     res.once('close', () => cancelExpiry(late));
   }
 
-  private preparePlain({ request, username, password }: PrepareRequestFunctionOpts): PrepareRequestFunctionResult {
+  private preparePlain({ request, username, password, hostname, port }: PrepareRequestFunctionOpts): PrepareRequestFunctionResult {
     const a = admit(username, password, this.opts.authority, this.opts.chooser);
     if (!a.ok) throw requestError(a.reason);
+    const { guard } = this.opts;
+    // Direct egress: an IP literal (URL parsing has normalised `0x7f.1` and the like) or an own port is refused unbilled.
+    if (a.exit.kind === 'direct' && guard.refuses(hostname.startsWith('[') ? hostname.slice(1, -1) : hostname, port)) throw requestError('DESTINATION_FORBIDDEN');
     const state = this.states.get(request.socket);
     const boundary = state && state.inFlight <= 1 ? state.boundary : null;
     if (!this.opts.live.claim(request.socket, a.key, boundary)) throw requestError('ACCOUNT_SWITCH');
-    if (a.exit.kind === 'direct') return { upstreamProxyUrl: null, httpAgent: this.agents.direct };
+    if (a.exit.kind === 'direct') {
+      // A name is checked by the lookup the direct agent's new connection resolves it with (kept-alive ones were checked when made).
+      const res = this.responses.get(request);
+      // proxy-chain types the hook as dns.lookup itself (with its __promisify__); it is only ever called.
+      const dnsLookup = guard.lookupWith(() => res && dialFailures.set(res, 'DESTINATION_FORBIDDEN')) as typeof dns.lookup;
+      return { upstreamProxyUrl: null, httpAgent: this.agents.direct, dnsLookup };
+    }
     if (!a.exit.url.startsWith('http:')) {
       // A SOCKS upstream: the request goes out as if direct, over a connection our dialer opened through it.
       const res = this.responses.get(request);
-      return { upstreamProxyUrl: null, httpAgent: new DialAgent(a.exit, this.opts.connectTimeoutMs, (failure) => res && dialFailures.set(res, failure)) };
+      return { upstreamProxyUrl: null, httpAgent: new DialAgent(a.exit, this.opts.connectTimeoutMs, guard, (failure) => res && dialFailures.set(res, failure)) };
     }
     return { upstreamProxyUrl: a.exit.url, httpAgent: this.agents.forUrl(a.exit.url, !a.exit.oneOff) };
   }
@@ -205,7 +218,7 @@ export class HttpListener extends Server {
     let cancel = () => undefined as void;
     const onClientClose = () => cancel();
     socket.once('close', onClientClose);
-    cancel = dialExit(a.exit, target.host, target.port, this.opts.connectTimeoutMs, (failure, upstream) => {
+    cancel = dialExit(a.exit, target.host, target.port, this.opts.connectTimeoutMs, this.opts.guard, (failure, upstream) => {
       socket.removeListener('close', onClientClose);
       if (failure || !upstream) return fail(failure ?? 'UPSTREAM_ERROR');
       if (socket.destroyed) return void upstream.destroy();
@@ -242,7 +255,7 @@ export class HttpListener extends Server {
 function ignore(): void {}
 
 /** Why the exit agent of a plain request could not connect, when an errno cannot say it (see DialAgent). */
-const dialFailures = new WeakMap<http.ServerResponse, UpstreamFailure>();
+const dialFailures = new WeakMap<http.ServerResponse, DialFailure>();
 
 /**
  * proxy-chain answers a failed plain forward itself (`response.statusCode = 59x; response.end(text)`),

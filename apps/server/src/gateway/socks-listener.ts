@@ -1,6 +1,7 @@
 import net, { type Socket } from 'node:net';
 import { type Admission, admit } from './admission';
 import { cancelExpiry, expireAt } from './deadlines';
+import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
 import type { LiveConnections } from './live-connections';
@@ -49,6 +50,8 @@ export interface SocksListenerOptions {
   chooser: ExitChooser;
   live: LiveConnections;
   connectTimeoutMs: number;
+  /** Where direct egress may connect. */
+  guard: DestinationGuard;
   /** Greeting to request must complete within this, or the socket is dropped (slow or idle clients). */
   handshakeTimeoutMs: number;
   log: GatewayLog;
@@ -206,7 +209,7 @@ export class SocksListener {
     let cancel = () => undefined as void;
     const onClientClose = () => cancel();
     socket.once('close', onClientClose);
-    cancel = dialExit(admission.exit, host, port, this.opts.connectTimeoutMs, (failure, upstream) => {
+    cancel = dialExit(admission.exit, host, port, this.opts.connectTimeoutMs, this.opts.guard, (failure, upstream) => {
       socket.removeListener('close', onClientClose);
       if (failure || !upstream) return void socket.end(reply(socksCode(failure ?? 'UPSTREAM_ERROR')));
       if (socket.destroyed) return void upstream.destroy();

@@ -15,8 +15,11 @@ export type UpstreamFailure =
   | 'UPSTREAM_REJECTED'
   | 'UPSTREAM_ERROR';
 
+/** Why a dial gave no socket: the upstream or target failed, or (direct egress) the destination is not allowed. */
+export type DialFailure = UpstreamFailure | 'DESTINATION_FORBIDDEN';
+
 /** A kept-alive HTTP connection tried to change account while a request was still in flight. */
-export type GatewayReason = Refusal | 'ACCOUNT_SWITCH' | 'BAD_TARGET' | UpstreamFailure | 'INTERNAL';
+export type GatewayReason = Refusal | 'ACCOUNT_SWITCH' | 'BAD_TARGET' | DialFailure | 'INTERNAL';
 
 /** SOCKS5 reply field REP, RFC 1928 §6. */
 export const SOCKS_REPLY = {
@@ -58,6 +61,11 @@ export const STATUSES: Readonly<Record<GatewayReason, Status>> = {
     message: 'A kept-alive connection cannot change proxy account while a request is in flight; open a new connection.',
   },
   BAD_TARGET: { http: 400, socks: SOCKS_REPLY.GENERAL_FAILURE, message: 'The target must be host:port with a port from 1 to 65535.' },
+  DESTINATION_FORBIDDEN: {
+    http: 403,
+    socks: SOCKS_REPLY.NOT_ALLOWED,
+    message: "The target is not a public address (loopback, private, link-local, reserved…) or is one of the gateway's own ports.",
+  },
   UPSTREAM_UNREACHABLE: { http: 502, socks: SOCKS_REPLY.HOST_UNREACHABLE, message: 'The target or the upstream proxy could not be reached.' },
   UPSTREAM_REFUSED: { http: 502, socks: SOCKS_REPLY.CONNECTION_REFUSED, message: 'The target or the upstream proxy refused the connection.' },
   UPSTREAM_TIMEOUT: { http: 504, socks: SOCKS_REPLY.HOST_UNREACHABLE, message: 'The target or the upstream proxy did not answer in time.' },

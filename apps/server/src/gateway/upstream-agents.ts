@@ -2,9 +2,10 @@ import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { cancelExpiry, expireAt } from './deadlines';
+import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { Exit } from './ports';
-import { type UpstreamFailure, failureOfErrno } from './statuses';
+import { type DialFailure, failureOfErrno } from './statuses';
 
 /**
  * An `http.Agent` for plain requests the gateway forwards (through proxy-chain's `forward`): a new
@@ -45,14 +46,15 @@ export class DialAgent extends http.Agent {
   constructor(
     private readonly exit: Exit,
     private readonly connectTimeoutMs: number,
-    private readonly onFailure: (failure: UpstreamFailure) => void,
+    private readonly guard: DestinationGuard,
+    private readonly onFailure: (failure: DialFailure) => void,
   ) {
     super({ keepAlive: false });
   }
 
   override createConnection(options: http.ClientRequestArgs, callback?: (err: Error | null, stream: Duplex) => void): undefined {
     const host = String(options.hostname ?? options.host ?? 'localhost');
-    dialExit(this.exit, host, Number(options.port) || 80, this.connectTimeoutMs, (failure, socket) => {
+    dialExit(this.exit, host, Number(options.port) || 80, this.connectTimeoutMs, this.guard, (failure, socket) => {
       if (failure || !socket) {
         const reason = failure ?? 'UPSTREAM_ERROR';
         this.onFailure(reason);
@@ -66,7 +68,8 @@ export class DialAgent extends http.Agent {
 }
 
 /** The errno proxy-chain maps to the same status (its statuses.ts), for a failure named by the dialer. */
-const ERRNO: Record<UpstreamFailure, string> = {
+const ERRNO: Record<DialFailure, string> = {
+  DESTINATION_FORBIDDEN: 'EPROTO',
   UPSTREAM_TIMEOUT: 'ETIMEDOUT',
   UPSTREAM_REFUSED: 'ECONNREFUSED',
   UPSTREAM_UNREACHABLE: 'ENOTFOUND',

@@ -20,6 +20,8 @@ export interface StoreGatewayOptions {
   host: string;
   httpPort: number;
   socksPort: number;
+  /** Direct egress may reach non-public addresses (tests; see GatewayOptions). */
+  allowPrivateDestinations?: boolean;
   log: GatewayLog;
   /** NODE_ENV=production: direct egress (a demo setting) is ignored. */
   production?: boolean;
@@ -76,6 +78,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     gatewayId,
     flushMs: o.flushMs,
     enforceMs: o.enforceMs,
+    allowPrivateDestinations: o.allowPrivateDestinations,
     log: o.log,
     now: () => o.clock.now().getTime(),
   });
