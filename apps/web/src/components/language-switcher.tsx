@@ -4,6 +4,7 @@ import { LANGS, normalizeLang } from '@resi/contract';
 import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_LABELS, setLanguage } from '@/lib/i18n';
+import { HEADER_DROPDOWN } from '@/lib/header-dropdown';
 
 /** English / 简体中文 / 繁體中文: stores `lang` and re-renders texts without reloading the page. */
 export function LanguageSwitcher({ light = false }: { light?: boolean }) {
@@ -12,6 +13,7 @@ export function LanguageSwitcher({ light = false }: { light?: boolean }) {
   return (
     <Dropdown
       trigger={['click']}
+      {...HEADER_DROPDOWN}
       menu={{
         selectable: true,
         selectedKeys: [lang],

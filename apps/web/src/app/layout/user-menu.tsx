@@ -4,6 +4,7 @@ import { Avatar, Dropdown, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLogout } from '@/api/logout';
+import { HEADER_DROPDOWN } from '@/lib/header-dropdown';
 
 /** Header dropdown: who is signed in, personal info, logout. */
 export function UserMenu({ user }: { user: UserDto | null }) {
@@ -13,6 +14,7 @@ export function UserMenu({ user }: { user: UserDto | null }) {
   return (
     <Dropdown
       trigger={['click']}
+      {...HEADER_DROPDOWN}
       menu={{
         items: [
           { key: 'personal', icon: <IdcardOutlined />, label: t('layout.personal') },
