@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
 import { apiLogin, apiRegister, keepScreenshot, LANGS } from './helpers';
+import { expectLocalizedPage } from './localized';
 
 // Rotating residential end to end: a customer with traffic creates a proxy account, copies a curl line from
 // Get Proxy, that exact line fetches the local origin through the real gateway, and the usage chart shows it.
@@ -39,6 +40,12 @@ test('without a proxy account, Get Proxy leads to Rotating Residential, where th
   await page.getByTestId('no-accounts-create').click();
   await expect(page).toHaveURL(/\/manage\/center\/rotatingResidential$/);
   await expect(page.getByTestId('balance-value')).toContainText('3 GB');
+  // The traffic order records (issue 4): the admin's recharge is listed with its status and size.
+  const order = page.getByTestId('traffic-orders').locator('.ant-table-row');
+  await expect(order).toHaveCount(1);
+  await expect(order).toContainText('Manual recharge');
+  await expect(order).toContainText('3 GB');
+  await expect(order.getByTestId('order-status')).toHaveText('Paid');
 
   await page.getByTestId('add-account').click();
   // The contract's username rule is checked before anything is sent.
@@ -92,15 +99,33 @@ test('Get Proxy builds a curl line that works through the gateway, and the usage
   await expect(page.locator('.ant-table-row', { hasText: proxyUser }).getByTestId('account-usage')).not.toContainText('0 B of');
 });
 
+/** Per language: each page's title and one heading on it, written out so a missing translation fails. */
+const TEXTS = {
+  en: {
+    rotating: { title: 'Rotating Residential', heading: 'Proxy accounts' },
+    proxy: { title: 'Get Proxy', heading: 'Proxy settings' },
+  },
+  'zh-cn': {
+    rotating: { title: '动态住宅', heading: '代理账户' },
+    proxy: { title: '获取代理', heading: '代理设置' },
+  },
+  zh: {
+    rotating: { title: '動態住宅', heading: '代理帳戶' },
+    proxy: { title: '獲取代理', heading: '代理設定' },
+  },
+} as const;
+
 test('screenshots of Rotating Residential and Get Proxy in three languages', async ({ page }) => {
   for (const lang of LANGS) {
     await page.goto(`/manage/center/rotatingResidential?lang=${lang}&token=${customerToken}`);
-    await expect(page.locator('.ant-table-row', { hasText: proxyUser })).toBeVisible();
+    await expect(page.getByTestId('proxy-accounts').locator('.ant-table-row', { hasText: proxyUser })).toBeVisible();
     await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+    await expectLocalizedPage(page, TEXTS[lang].rotating);
     await keepScreenshot(page, `rotating-residential-${lang}`);
 
     await page.goto(`/manage/center/proxy?lang=${lang}`);
     await expect(page.getByTestId('proxy-lines')).toContainText(proxyUser);
+    await expectLocalizedPage(page, TEXTS[lang].proxy);
     await keepScreenshot(page, `get-proxy-${lang}`);
   }
 });
