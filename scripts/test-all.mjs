@@ -1,16 +1,18 @@
 // The README's test command: lint, typecheck, unit and API tests (SQLite and PostgreSQL), build, then
-// the browser tests against the built server. Every step runs even if an earlier one failed (except
-// that browser tests need the build), and the last line sums up the tests in the plain
-// "N passed, N failed" form.
+// the browser tests against the built server, once on SQLite and once on PostgreSQL. Every step runs even
+// if an earlier one failed (except that browser tests need the build), and the last line sums up the tests
+// of every run in the plain "N passed, N failed" form.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const artifacts = 'artifacts';
 mkdirSync(artifacts, { recursive: true });
 const vitestJson = `${artifacts}/vitest.json`;
-const e2eJson = `${artifacts}/e2e.json`;
+/** The browser suite runs once per store (E2E_DATABASE, see apps/web/e2e/e2e-env.ts), each with its report. */
+const e2eStores = ['sqlite', 'postgres'];
+const e2eJson = (store) => `${artifacts}/e2e-${store}.json`;
 rmSync(vitestJson, { force: true });
-rmSync(e2eJson, { force: true });
+for (const store of e2eStores) rmSync(e2eJson(store), { force: true });
 
 const failedSteps = [];
 function step(name, cmd, args, env = {}) {
@@ -24,7 +26,9 @@ step('lint', 'npx', ['eslint', '.']);
 step('typecheck', 'npm', ['run', 'typecheck']);
 step('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
 if (step('build', 'npm', ['run', 'build'])) {
-  step('browser tests', 'npx', ['playwright', 'test', '-c', 'apps/web/e2e/playwright.config.ts'], { E2E_JSON: e2eJson });
+  for (const store of e2eStores) {
+    step(`browser tests on ${store}`, 'npx', ['playwright', 'test', '-c', 'apps/web/e2e/playwright.config.ts'], { E2E_DATABASE: store, E2E_JSON: e2eJson(store) });
+  }
 }
 
 let passed = 0;
@@ -34,8 +38,10 @@ if (existsSync(vitestJson)) {
   passed += v.numPassedTests;
   failed += v.numFailedTests;
 }
-if (existsSync(e2eJson)) {
-  const s = JSON.parse(readFileSync(e2eJson, 'utf8')).stats;
+for (const store of e2eStores) {
+  if (!existsSync(e2eJson(store))) continue;
+  const s = JSON.parse(readFileSync(e2eJson(store), 'utf8')).stats;
+  process.stdout.write(`browser tests on ${store}: ${s.expected} passed, ${s.unexpected} failed\n`);
   passed += s.expected;
   failed += s.unexpected;
 }

@@ -3,13 +3,32 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
+export type E2EStore = 'sqlite' | 'postgres';
+
+/** E2E_DATABASE picks the store the e2e server runs on: `sqlite` (default) or `postgres` (a fresh database). */
+function storeFromEnv(value: string | undefined): E2EStore {
+  if (!value || value === 'sqlite') return 'sqlite';
+  if (value === 'postgres') return 'postgres';
+  throw new Error(`E2E_DATABASE must be sqlite or postgres, not ${value}`);
+}
+
+const store = storeFromEnv(process.env.E2E_DATABASE);
+
+// One database name per run, made once in the runner and inherited by its workers (which load this file too).
+process.env.E2E_DB_NAME ??= `resi_e2e_${Date.now()}_${process.pid}`;
+
 /** The built server the browser tests run against, with its own throw-away store. */
 export const E2E = {
   root,
+  store,
+  /** PostgreSQL server the e2e database is created on (and dropped from); the server tests use the same one. */
+  adminDatabaseUrl: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  /** Unique per run: `resi_e2e_<ms>_<pid>`; only used when store is postgres. */
+  databaseName: process.env.E2E_DB_NAME,
   port: 18080,
   baseURL: 'http://127.0.0.1:18080',
-  dataDir: path.join(root, 'artifacts/e2e-data'),
-  screenshots: path.join(root, 'artifacts/screenshots'),
+  dataDir: path.join(root, 'artifacts/e2e-data', store),
+  screenshots: path.join(root, 'artifacts/screenshots', store),
   captcha: '2468',
   adminEmail: 'admin@e2e.test',
   adminPassword: 'AdminPass123',

@@ -4,12 +4,12 @@ import { E2E } from './e2e-env';
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
-  outputDir: `${E2E.root}/test-results`,
+  outputDir: `${E2E.root}/test-results/${E2E.store}`,
   // One server and one store: tests run in order and never retry, so a pass is a real pass.
   workers: 1,
   retries: 0,
   timeout: 60_000,
-  reporter: [['list'], ['json', { outputFile: process.env.E2E_JSON ?? `${E2E.root}/artifacts/e2e.json` }]],
+  reporter: [['list'], ['json', { outputFile: process.env.E2E_JSON ?? `${E2E.root}/artifacts/e2e-${E2E.store}.json` }]],
   use: {
     baseURL: E2E.baseURL,
     locale: 'en-US',
@@ -23,17 +23,24 @@ export default defineConfig({
   },
   webServer: [
     {
-      // Each run starts from an empty store. The config file is also loaded in every worker process, so the
-      // store is wiped here, before the server starts, and never from the config's top level.
-      command: `rm -rf '${E2E.dataDir}' && node apps/server/dist/main.js`,
+      // Each run starts from an empty store (E2E_DATABASE: sqlite, or a fresh PostgreSQL database that is
+      // dropped when the server stops). The config file is also loaded in every worker process, so the store is
+      // made by the server's wrapper, never from the config's top level.
+      command: 'node apps/web/e2e/e2e-server.mjs',
       cwd: E2E.root,
       url: `${E2E.baseURL}/api/site`,
       reuseExistingServer: false,
       timeout: 60_000,
+      // SIGTERM, not the default SIGKILL: the server flushes metering and the wrapper drops the database.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
       env: {
+        E2E_DATA_DIR: E2E.dataDir,
+        E2E_PG_DATABASE: E2E.store === 'postgres' ? (E2E.databaseName ?? '') : '',
+        E2E_ADMIN_DATABASE_URL: E2E.adminDatabaseUrl,
+        // The demo catalogue and direct egress: automatic on SQLite only, asked for on PostgreSQL.
+        DEMO_DATA: 'on',
         PORT: String(E2E.port),
         HOST: '127.0.0.1',
-        DATA_DIR: E2E.dataDir,
         PUBLIC_URL: E2E.baseURL,
         CAPTCHA_TEST_ANSWER: E2E.captcha,
         ADMIN_EMAIL: E2E.adminEmail,
