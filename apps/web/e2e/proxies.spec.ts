@@ -5,8 +5,9 @@ import { E2E } from './e2e-env';
 import { apiLogin, apiRegister, keepScreenshot, LANGS } from './helpers';
 import { expectLocalizedPage } from './localized';
 
-// Rotating residential end to end: a customer with traffic creates a proxy account, copies a curl line from
-// Get Proxy, that exact line fetches the local origin through the real gateway, and the usage chart shows it.
+// Rotating residential end to end: a customer with traffic creates a proxy account, copies curl lines from
+// Get Proxy (HTTP, SOCKS5, with a country), those exact lines fetch the local origin through the real gateway,
+// and the usage chart shows it.
 test.describe.configure({ mode: 'serial' });
 
 const run = promisify(execFile);
@@ -19,6 +20,14 @@ let curlLine = '';
 
 async function usageTotal(page: Page): Promise<string> {
   return (await page.getByTestId('usage-total').locator('.ant-statistic-content').innerText()).trim();
+}
+
+/** Runs a curl line exactly as Get Proxy shows it, split into curl's arguments; -f fails on a proxy error status. */
+async function runCurlLine(line: string): Promise<string> {
+  const [command, ...args] = line.split(' ');
+  expect(command).toBe('curl');
+  const { stdout } = await run('curl', ['-sSf', '--max-time', '10', ...args]);
+  return stdout;
 }
 
 test.beforeAll(async ({ request }) => {
@@ -76,11 +85,8 @@ test('Get Proxy builds a curl line that works through the gateway, and the usage
   curlLine = shown[0] ?? '';
   expect(curlLine).toMatch(new RegExp(`^curl -x http://${proxyUser}:[A-Za-z0-9]+@[^:]+:${E2E.gatewayHttpPort} http://127\\.0\\.0\\.1:${E2E.originPort}/$`));
 
-  // The line exactly as shown, split into curl's arguments; -f fails on a proxy error status.
-  const [command, ...args] = curlLine.split(' ');
-  expect(command).toBe('curl');
-  const { stdout } = await run('curl', ['-sSf', '--max-time', '10', ...args]);
-  expect(stdout).toContain('resi e2e origin');
+  // The line exactly as shown.
+  expect(await runCurlLine(curlLine)).toContain('resi e2e origin');
 
   // Usage is flushed to the store every few seconds: refresh until it shows up (≤ 10 s).
   await page.goto('/manage/center/rotatingResidential');
@@ -97,6 +103,41 @@ test('Get Proxy builds a curl line that works through the gateway, and the usage
   await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
   await expect(page.getByTestId('usage-by-account')).toContainText(proxyUser);
   await expect(page.locator('.ant-table-row', { hasText: proxyUser }).getByTestId('account-usage')).not.toContainText('0 B of');
+});
+
+test('a SOCKS5 line from Get Proxy works with curl, also with a country chosen on the page', async ({ page }) => {
+  await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
+  await expect(page.getByTestId('settings-account')).toContainText(proxyUser);
+  await page.getByTestId('settings-protocol').getByText('SOCKS5', { exact: true }).click();
+  await page.getByTestId('settings-format').click();
+  await page.locator('.ant-select-item-option', { hasText: 'curl command' }).click();
+  await page.getByTestId('settings-count').fill('1');
+  const lines = page.getByTestId('proxy-lines');
+  await expect(lines).toContainText(`curl -x socks5h://${proxyUser}:`);
+  const rotating = (await lines.innerText()).trim();
+  expect(rotating).toMatch(new RegExp(`^curl -x socks5h://${proxyUser}:[A-Za-z0-9]+@[^:]+:${E2E.gatewaySocksPort} http://127\\.0\\.0\\.1:${E2E.originPort}/$`));
+  expect(await runCurlLine(rotating)).toContain('resi e2e origin');
+
+  // A country picked in the region cascader goes into the username, and the demo's direct egress serves it.
+  await page.getByTestId('settings-region').click();
+  await page.locator('.ant-cascader-menu-item', { hasText: 'United States' }).click();
+  await page.keyboard.press('Escape');
+  await expect(lines).toContainText(`curl -x socks5h://${proxyUser}-country-us:`);
+  const inUs = (await lines.innerText()).trim();
+  expect(inUs).toMatch(new RegExp(`^curl -x socks5h://${proxyUser}-country-us:[A-Za-z0-9]+@[^:]+:${E2E.gatewaySocksPort} http://127\\.0\\.0\\.1:${E2E.originPort}/$`));
+  expect(await runCurlLine(inUs)).toContain('resi e2e origin');
+
+  // The usage by country counts those bytes under the United States (flushed within a few seconds).
+  await page.goto('/manage/center/rotatingResidential');
+  await expect
+    .poll(
+      async () => {
+        await page.getByTestId('usage-refresh').click();
+        return page.getByTestId('usage-by-country').innerText();
+      },
+      { timeout: 10_000, intervals: [1_000] },
+    )
+    .toContain('United States');
 });
 
 /** Per language: each page's title and one heading on it, written out so a missing translation fails. */
