@@ -5,7 +5,6 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(1).max(65535);
-const optionalUrl = z.url().optional();
 
 /** Names proxy-addr (Fastify's trustProxy) understands in place of an address. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -53,7 +52,10 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
-  REDIS_URL: optionalUrl,
+  /** Cut-off events between processes (pub/sub); unset: in-process only, and the gateways poll the store. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional(),
+  /** Starts Redis channel names, so deployments sharing one Redis never hear each other's events. */
+  REDIS_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1-64 letters, digits, _ . : or -').default('resi:'),
   APP_NAME: z.string().min(1).max(64).default('Resi Console'),
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PUBLIC_URL: z.url().default('http://localhost:8080'),

@@ -5,6 +5,8 @@ import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { buildApp } from './http/app';
 import { systemClock } from './lib/clock';
+import { type CutoffBus, LocalCutoffBus } from './lib/cutoff-bus';
+import { RedisCutoffBus } from './lib/redis-cutoff-bus';
 import pino from 'pino';
 import { startStoreGateway } from './gateway/store/store-gateway';
 import { createMailer } from './mail/mailer';
@@ -35,10 +37,18 @@ async function main(): Promise<void> {
 
   const log = pino({ level: config.LOG_LEVEL });
   const stops: Array<() => Promise<void>> = [];
+  // Cut-offs reach the gateways at once: in this process directly, in others through Redis (DESIGN §2).
+  const cutoffs: CutoffBus = config.REDIS_URL
+    ? new RedisCutoffBus({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, log: log.child({ part: 'cutoffs' }) })
+    : new LocalCutoffBus(log);
+  stops.push(() => cutoffs.close());
+  if (role !== 'all' && !config.REDIS_URL) {
+    log.info('no REDIS_URL: cut-offs reach other processes\' gateways through their polling of the store (within 10 s)');
+  }
 
   if (role !== 'gateway') {
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
-    const app = await buildApp({ config, db, mailer });
+    const app = await buildApp({ config, db, mailer, cutoffs });
     await ensureFirstAdmin(new UserRepository(db.db), systemClock, {
       email: config.ADMIN_EMAIL,
       password: config.ADMIN_PASSWORD,
@@ -62,6 +72,7 @@ async function main(): Promise<void> {
       allowPrivateDestinations: config.GATEWAY_ALLOW_PRIVATE_DESTINATIONS,
       log: log.child({ part: 'gateway' }),
       production: config.NODE_ENV === 'production',
+      cutoffs,
     });
     log.info(`proxy gateway on ${config.GATEWAY_PUBLIC_HOST}: HTTP ${gw.gateway.httpPort}, SOCKS5 ${gw.gateway.socksPort}`);
     stops.push(() => gw.stop());

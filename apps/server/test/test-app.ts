@@ -7,6 +7,7 @@ import { type Config, loadConfig } from '../src/config';
 import { type Db, type Dialect, openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import { buildApp } from '../src/http/app';
+import type { CutoffBus } from '../src/lib/cutoff-bus';
 import { createMailer } from '../src/mail/mailer';
 import { TestClock } from './test-clock';
 
@@ -53,6 +54,8 @@ export interface TestAppOptions {
   log?: (line: string) => void;
   /** Runs on the built app before `ready()`: the place to add test-only routes or hooks. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  /** Where the app announces proxy-account cut-offs (a gateway in the test subscribes to the same bus). */
+  cutoffs?: CutoffBus;
 }
 
 export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -86,7 +89,7 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
   try {
     await migrateToLatest(db.db);
     const logger = log ? { level: 'trace', stream: { write: (line: string) => log(line) } } : false;
-    app = await buildApp({ config, db, mailer, clock, logger });
+    app = await buildApp({ config, db, mailer, clock, logger, cutoffs: opts.cutoffs });
     await opts.beforeReady?.(app);
     await app.ready();
   } catch (err) {

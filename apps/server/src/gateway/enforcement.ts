@@ -6,11 +6,11 @@ import type { GatewayAuthority } from './ports';
  * Cuts live connections of accounts that may no longer carry traffic (disabled, out of traffic, cap
  * reached). The standing comes from the authority's cache, refreshed by the store after each flush.
  */
-export function enforceStanding(live: LiveConnections, authority: GatewayAuthority, log: GatewayLog): void {
+export function enforceStanding(live: LiveConnections, authority: GatewayAuthority, log: GatewayLog, cause: 'poll' | 'event' = 'poll'): void {
   for (const accountId of live.accounts()) {
     const refusal = authority.standing(accountId);
     if (refusal === null) continue;
     const closed = live.closeAccount(accountId);
-    log.info({ accountId, refusal, closed }, 'gateway: account cut off');
+    log.info({ accountId, refusal, closed, cause }, 'gateway: account cut off');
   }
 }

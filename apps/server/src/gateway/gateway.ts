@@ -50,6 +50,8 @@ export interface Gateway {
   readonly socksPort: number;
   /** Immediate cut of an account's live connections (e.g. on a pub/sub message); returns how many. */
   closeAccount(accountId: number): number;
+  /** Checks now the standing of every account with live connections and cuts those refused (a cut-off event). */
+  enforce(): void;
   /** Harvests live connections and flushes now; true when everything is durable. */
   flush(): Promise<boolean>;
   /** Client connections currently carrying an account's traffic. */
@@ -114,6 +116,9 @@ export function createGateway(o: GatewayOptions): Gateway {
       log.error({ gatewayId: o.gatewayId, ...meter.unflushed() }, 'gateway: usage could not be flushed at stop; these bytes are lost');
     },
     closeAccount: (accountId) => live.closeAccount(accountId),
+    enforce: () => {
+      if (!stopped) enforceStanding(live, o.authority, log, 'event');
+    },
     flush,
     liveConnections: () => live.size,
   };

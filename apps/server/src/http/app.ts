@@ -5,6 +5,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { type Clock, systemClock } from '../lib/clock';
+import type { CutoffBus } from '../lib/cutoff-bus';
 import type { Mailer } from '../mail/mailer';
 import { AuthService } from '../modules/auth/auth-service';
 import { CaptchaService } from '../modules/auth/captcha-service';
@@ -52,6 +53,8 @@ export interface AppDeps {
   mailer: Mailer;
   clock?: Clock;
   logger?: boolean | object;
+  /** Where proxy-account cut-offs are announced to the gateways (main.ts: in-process or Redis). */
+  cutoffs?: CutoffBus;
 }
 
 /** proxy-addr's trust function for a hop count: the socket peer is hop 0, then X-Forwarded-For right to left. */
@@ -141,7 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(trafficRoutes, { traffic: new TrafficRepository(db), usage: new UsageRepository(db), clock });
       await api.register(supplyRoutes, { db, audit, production, supply: new SupplyRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.upstreamPassword)) });
       await api.register(proxyAccountRoutes, {
-        accounts: new ProxyAccountService(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.proxyPassword)),
+        accounts: new ProxyAccountService(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.proxyPassword), deps.cutoffs),
         endpoint: { host: config.GATEWAY_PUBLIC_HOST, httpPort: config.GATEWAY_HTTP_PORT, socksPort: config.GATEWAY_SOCKS_PORT, checkUrl: config.PROXY_CHECK_URL },
       });
     },

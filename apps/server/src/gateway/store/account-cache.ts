@@ -8,22 +8,42 @@ import type { AuthResult, GatewayAuthority, Refusal } from '../ports';
 interface CachedAccount {
   id: number;
   userId: number;
+  username: string;
   password: Buffer;
   active: boolean;
   limitBytes: number | null;
   usedBytes: number;
 }
 
+interface AccountRow {
+  id: number;
+  user_id: number;
+  username: string;
+  password_sealed: string;
+  status: string;
+  limit_bytes: number | null;
+  used_bytes: number;
+  user_status: string;
+}
+
 /**
  * The gateway's view of proxy accounts and balances, held in memory so a connection costs no query
  * (DESIGN §6: "balance checks read a cache refreshed by those flushes"). `refresh()` reloads it whole;
- * the gateway calls it on a timer and after each flush.
+ * the gateway calls it on a timer and after each flush. `refreshUser()` reloads one user's accounts and
+ * balance, on a cut-off event.
  */
 export class AccountCache implements GatewayAuthority {
   private byName = new Map<string, CachedAccount>();
   private byId = new Map<number, CachedAccount>();
   private balance = new Map<number, number>();
   private readonly sealedOf = new Map<number, string>();
+  /**
+   * Reads overlap (a timer reload, a flush, events), and one that started earlier may finish later: each
+   * read takes a number, and nothing applies over what a later-started read already applied.
+   */
+  private reads = 0;
+  private wholeApplied = 0;
+  private readonly userApplied = new Map<number, number>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -32,42 +52,97 @@ export class AccountCache implements GatewayAuthority {
   ) {}
 
   async refresh(): Promise<void> {
-    const now = iso(this.clock.now());
-    const [accounts, balances] = await Promise.all([
-      this.db
-        .selectFrom('proxy_accounts as a')
-        .innerJoin('users as u', 'u.id', 'a.user_id')
-        .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'u.status as user_status'])
-        .where('a.deleted_at', 'is', null)
-        .execute(),
-      this.db
-        .selectFrom('traffic_grants')
-        .select(['user_id', (eb) => eb.fn.sum<number>(eb('bytes', '-', eb.ref('used_bytes'))).as('left')])
-        .where('expires_at', '>', now)
-        .where((eb) => eb('used_bytes', '<', eb.ref('bytes')))
-        .groupBy('user_id')
-        .execute(),
-    ]);
+    const read = ++this.reads;
+    const [accounts, balances] = await Promise.all([this.accountRows().execute(), this.balanceRows().execute()]);
+    if (read < this.wholeApplied) return;
     const byName = new Map<string, CachedAccount>();
     const byId = new Map<number, CachedAccount>();
+    const balance = new Map(balances.map((b) => [b.user_id, Number(b.left)]));
+    // A user re-read on their own after this read began is newer here than this snapshot: keep it.
+    const newer = new Set([...this.userApplied].filter(([, r]) => r > read).map(([u]) => u));
     for (const a of accounts) {
-      const known = this.byId.get(a.id);
-      const entry: CachedAccount = {
-        id: a.id,
-        userId: a.user_id,
-        // Opening a sealed password costs a little; reuse it when the row did not change.
-        password: known && this.sealedOf.get(a.id) === a.password_sealed ? known.password : Buffer.from(this.box.open(a.password_sealed)),
-        active: a.status === 'active' && a.user_status === 'active',
-        limitBytes: a.limit_bytes === null ? null : Number(a.limit_bytes),
-        usedBytes: Number(a.used_bytes),
-      };
-      this.sealedOf.set(a.id, a.password_sealed);
+      if (newer.has(a.user_id)) continue;
+      const entry = this.entry(a);
       byName.set(a.username, entry);
       byId.set(a.id, entry);
     }
+    for (const a of this.byId.values()) {
+      if (!newer.has(a.userId)) continue;
+      byName.set(a.username, a);
+      byId.set(a.id, a);
+    }
+    for (const userId of newer) {
+      const left = this.balance.get(userId);
+      if (left === undefined) balance.delete(userId);
+      else balance.set(userId, left);
+    }
+    for (const [userId, r] of this.userApplied) if (r < read) this.userApplied.delete(userId);
+    this.wholeApplied = read;
     this.byName = byName;
     this.byId = byId;
-    this.balance = new Map(balances.map((b) => [b.user_id, Number(b.left)]));
+    this.balance = balance;
+  }
+
+  /** Re-reads one user's accounts (a deleted one drops out) and balance. */
+  async refreshUser(userId: number): Promise<void> {
+    const read = ++this.reads;
+    const [accounts, balances] = await Promise.all([
+      this.accountRows().where('a.user_id', '=', userId).execute(),
+      this.balanceRows().where('user_id', '=', userId).execute(),
+    ]);
+    if (read < this.wholeApplied || read < (this.userApplied.get(userId) ?? 0)) return;
+    for (const a of [...this.byId.values()]) {
+      if (a.userId !== userId) continue;
+      this.byId.delete(a.id);
+      this.byName.delete(a.username);
+    }
+    for (const a of accounts) {
+      const entry = this.entry(a);
+      this.byName.set(a.username, entry);
+      this.byId.set(a.id, entry);
+    }
+    const left = balances[0];
+    if (left) this.balance.set(userId, Number(left.left));
+    else this.balance.delete(userId);
+    this.userApplied.set(userId, read);
+  }
+
+  /** The user a cached account belongs to (to tell the other gateways which user to re-read). */
+  userOf(accountId: number): number | undefined {
+    return this.byId.get(accountId)?.userId;
+  }
+
+  private accountRows() {
+    return this.db
+      .selectFrom('proxy_accounts as a')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'u.status as user_status'])
+      .where('a.deleted_at', 'is', null);
+  }
+
+  private balanceRows() {
+    return this.db
+      .selectFrom('traffic_grants')
+      .select(['user_id', (eb) => eb.fn.sum<number>(eb('bytes', '-', eb.ref('used_bytes'))).as('left')])
+      .where('expires_at', '>', iso(this.clock.now()))
+      .where((eb) => eb('used_bytes', '<', eb.ref('bytes')))
+      .groupBy('user_id');
+  }
+
+  private entry(a: AccountRow): CachedAccount {
+    const known = this.byId.get(a.id);
+    // Opening a sealed password costs a little; reuse it when the row did not change.
+    const password = known && this.sealedOf.get(a.id) === a.password_sealed ? known.password : Buffer.from(this.box.open(a.password_sealed));
+    this.sealedOf.set(a.id, a.password_sealed);
+    return {
+      id: a.id,
+      userId: a.user_id,
+      username: a.username,
+      password,
+      active: a.status === 'active' && a.user_status === 'active',
+      limitBytes: a.limit_bytes === null ? null : Number(a.limit_bytes),
+      usedBytes: Number(a.used_bytes),
+    };
   }
 
   authenticate(account: string, password: string): AuthResult {

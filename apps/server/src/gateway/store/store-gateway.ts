@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
+import type { CutoffBus, CutoffEvent } from '../../lib/cutoff-bus';
 import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
 import { SupplyRepository } from '../../modules/supply/supply-repository';
 import { type Gateway, createGateway } from '../gateway';
@@ -29,6 +30,11 @@ export interface StoreGatewayOptions {
   refreshMs?: number;
   flushMs?: number;
   enforceMs?: number;
+  /**
+   * Cut-off events: this gateway re-reads the named user and cuts at once on each, and announces the
+   * accounts its own flushes find spent, so the other gateways cut them at once too.
+   */
+  cutoffs?: CutoffBus;
 }
 
 export interface StoreGateway {
@@ -40,7 +46,8 @@ export interface StoreGateway {
 /**
  * The gateway engine fed from the store: accounts and balances from an in-memory cache refreshed every
  * `refreshMs` and right after each usage flush (so a spent balance is seen within one flush), exits
- * from the upstream supply, usage written back as idempotent batches.
+ * from the upstream supply, usage written back as idempotent batches. With `cutoffs`, a change that
+ * may cut an account reaches the cache and the live connections at once instead of at the next poll.
  */
 export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGateway> {
   const cache = new AccountCache(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.proxyPassword));
@@ -62,6 +69,10 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     async flush(gatewayId: string, seq: number, deltas: UsageDelta[]) {
       await store.flush(gatewayId, seq, deltas);
       await cache.refresh();
+      // Bytes just billed to an account now out of traffic or over its cap: it was live here, and may
+      // be live on other gateways, which would otherwise notice only at their next poll.
+      const spent = new Set(deltas.filter((d) => ['NO_TRAFFIC', 'ACCOUNT_CAP'].includes(cache.standing(d.accountId) ?? '')).map((d) => d.userId));
+      for (const userId of spent) void o.cutoffs?.publish({ userId });
     },
   };
   await reload();
@@ -83,6 +94,19 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     now: () => o.clock.now().getTime(),
   });
   await gateway.start();
+  const onCutoff = (e: CutoffEvent) => {
+    cache
+      .refreshUser(e.userId)
+      .then(() => {
+        if (e.closeLive && e.accountId !== undefined) {
+          const closed = gateway.closeAccount(e.accountId);
+          if (closed > 0) o.log.info({ accountId: e.accountId, closed, cause: 'event' }, 'gateway: connections with old credentials closed');
+        }
+        gateway.enforce();
+      })
+      .catch((err: unknown) => o.log.warn({ err, userId: e.userId }, 'gateway: re-reading a user after a cut-off event failed; the next poll will'));
+  };
+  const unsubscribe = o.cutoffs?.subscribe(onCutoff);
   const timer = setInterval(() => {
     reload().catch((err: unknown) => o.log.error({ err }, 'gateway: reloading accounts and supply failed'));
   }, o.refreshMs ?? 2000);
@@ -92,6 +116,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     gateway,
     cache,
     async stop() {
+      unsubscribe?.();
       clearInterval(timer);
       await gateway.stop();
     },

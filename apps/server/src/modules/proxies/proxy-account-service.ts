@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/db-errors';
 import type { Database, ProxyAccountTable } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { type Clock, iso } from '../../lib/clock';
+import type { CutoffBus } from '../../lib/cutoff-bus';
 import type { SealedBox } from '../../lib/sealed-box';
 
 /** Enough for any customer's tooling; stops a script from filling the table. */
@@ -17,6 +18,8 @@ export class ProxyAccountService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly box: SealedBox,
+    /** Tells the gateways at once when an account is cut (disabled, deleted, new password, lower cap). */
+    private readonly cutoffs?: Pick<CutoffBus, 'publish'>,
   ) {}
 
   async list(userId: number): Promise<ProxyAccountDto[]> {
@@ -61,6 +64,8 @@ export class ProxyAccountService {
   }
 
   async update(userId: number, id: number, body: UpdateProxyAccountBody): Promise<ProxyAccountDto> {
+    const before = await this.live(userId).select(['password_sealed', 'status', 'limit_bytes']).where('id', '=', id).executeTakeFirst();
+    if (!before) throw new AppError('NOT_FOUND');
     const set: Partial<Row> = { updated_at: iso(this.clock.now()) };
     if (body.password !== undefined) set.password_sealed = this.box.seal(body.password);
     if (body.limitBytes !== undefined) set.limit_bytes = body.limitBytes;
@@ -75,6 +80,11 @@ export class ProxyAccountService {
       .returningAll()
       .executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND');
+    // The edit form sends the password back unchanged: only a new one cuts the tunnels opened with the old.
+    const newPassword = body.password !== undefined && body.password !== this.box.open(before.password_sealed);
+    const disabled = row.status !== 'active' && before.status === 'active';
+    const lowered = row.limit_bytes !== null && (before.limit_bytes === null || Number(row.limit_bytes) < Number(before.limit_bytes));
+    if (newPassword || disabled || lowered) await this.cutoffs?.publish({ userId, accountId: id, closeLive: newPassword || undefined });
     return this.toDto(row);
   }
 
@@ -92,6 +102,7 @@ export class ProxyAccountService {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (res.numUpdatedRows !== 1n) throw new AppError('NOT_FOUND');
+    await this.cutoffs?.publish({ userId, accountId: id });
   }
 
   private live(userId: number) {
