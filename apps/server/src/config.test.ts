@@ -33,6 +33,8 @@ describe('loadConfig', () => {
     expect(cfg).toMatchObject({ PORT: 8080, NODE_ENV: 'development', GATEWAY_HTTP_PORT: 7777, GATEWAY_SOCKS_PORT: 7778, webDist: null });
     expect(cfg.DATABASE_URL).toBeUndefined();
     expect(cfg.SMTP_URL).toBeUndefined();
+    expect(cfg.REDIS_URL).toBeUndefined();
+    expect(cfg.REDIS_PREFIX).toBe('resi:');
     expect(path.isAbsolute(cfg.dataDir)).toBe(true);
   });
 
@@ -44,6 +46,9 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'not a url'],
     ['SMTP_URL', 'http://mail.example.com'],
     ['SMTP_URL', 'mail.example.com:25'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['REDIS_URL', '127.0.0.1:6379'],
+    ['REDIS_PREFIX', 'has space'],
     ['GATEWAY_HTTP_PORT', '-1'],
     ['APP_SECRET', 'short'],
     ['NODE_ENV', 'staging'],
@@ -70,8 +75,16 @@ describe('loadConfig', () => {
       PORT: '3000',
       DATABASE_URL: 'postgresql://u:p@db:5432/resi',
       SMTP_URL: 'smtps://u:p@mail.example.com:465',
+      REDIS_URL: 'rediss://:pw@cache.example.com:6380/0',
+      REDIS_PREFIX: 'shop-eu:',
     });
-    expect(cfg).toMatchObject({ PORT: 3000, DATABASE_URL: 'postgresql://u:p@db:5432/resi', SMTP_URL: 'smtps://u:p@mail.example.com:465' });
+    expect(cfg).toMatchObject({
+      PORT: 3000,
+      DATABASE_URL: 'postgresql://u:p@db:5432/resi',
+      SMTP_URL: 'smtps://u:p@mail.example.com:465',
+      REDIS_URL: 'rediss://:pw@cache.example.com:6380/0',
+      REDIS_PREFIX: 'shop-eu:',
+    });
   });
 
   it('trusts no proxy by default, and a hop count or a list of addresses when TRUST_PROXY says so', () => {
