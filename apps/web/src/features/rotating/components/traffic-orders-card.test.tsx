@@ -3,26 +3,11 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BYTES_PER_GB } from '@/lib/format';
 import { createQueryClient } from '@/lib/query-client';
+import { orderFixture } from '@/test/order-fixture';
 import { TRAFFIC_ORDERS_PAGE_SIZE, TrafficOrdersCard } from './traffic-orders-card';
 
-const name = { en: 'Basic 10 GB', 'zh-cn': '基础 10 GB', zh: '基礎 10 GB' };
-const order = (n: number, patch: Partial<OrderDto> = {}): OrderDto => ({
-  orderNo: `D2026010100000000000${n}`,
-  kind: 'dynamic',
-  status: 'paid',
-  items: [{ type: 'traffic', name, bytes: 10 * BYTES_PER_GB, validityDays: 30, quantity: 1, unitPrice: 2500 }],
-  amount: 2500,
-  currency: 'USD',
-  payMethod: 'sandbox',
-  payment: null,
-  note: null,
-  expiresAt: '2026-01-01T00:30:00Z',
-  paidAt: '2026-01-01T00:05:00Z',
-  createdAt: '2026-01-01T00:00:00Z',
-  ...patch,
-});
+const order = orderFixture;
 
 const fetchMock = vi.fn<typeof fetch>();
 beforeEach(() => {
