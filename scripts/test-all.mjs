@@ -4,13 +4,15 @@
 // of every run in the plain "N passed, N failed" form.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 
 const artifacts = 'artifacts';
 mkdirSync(artifacts, { recursive: true });
 const vitestJson = `${artifacts}/vitest.json`;
 /** The browser suite runs once per store (E2E_DATABASE, see apps/web/e2e/e2e-env.ts), each with its report. */
 const e2eStores = ['sqlite', 'postgres'];
-const e2eJson = (store) => `${artifacts}/e2e-${store}.json`;
+// Absolute: Playwright resolves a relative report path against its config's folder, not this one.
+const e2eJson = (store) => path.resolve(artifacts, `e2e-${store}.json`);
 rmSync(vitestJson, { force: true });
 for (const store of e2eStores) rmSync(e2eJson(store), { force: true });
 
