@@ -7,13 +7,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../test/accounts';
 import { HOST, basic, connectTunnel, readResponse, startHttpOrigin } from '../test/gateway-fixtures';
 import { PROXY_PASSWORD, carried, closedWithin, freePort, until, withDeadline } from '../test/store-gateway-kit';
 import { CAPTCHA, createPgDatabase } from '../test/test-app';
 import { type Db, openDatabase } from './db/database';
-import { iso } from './lib/clock';
-import { hashPassword, newInviteCode } from './lib/secrets';
-import { UserRepository } from './modules/auth/user-repository';
 
 const MB = 1024 * 1024;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -143,21 +141,7 @@ describe('scaled mode: an API process and two gateway processes on PostgreSQL an
 
     // A customer as the kit makes one: the user row in the store, everything else through the API.
     const email = `scaled-${process.pid}@example.com`;
-    const user = await new UserRepository(db.db).insert({
-      email,
-      account: null,
-      password_hash: await hashPassword('Passw0rdOK'),
-      role: 'customer',
-      is_distributor: 0,
-      status: 'active',
-      invite_code: newInviteCode(),
-      referrer_id: null,
-      channel_key: null,
-      channel_value: null,
-      lang: 'en',
-      created_at: iso(new Date()),
-      last_login_at: null,
-    });
+    const user = await createUser({ db }, { email, password: 'Passw0rdOK' });
     const token = await login(email, 'Passw0rdOK');
     await request('POST', '/manage/recharge', { token: adminToken, body: { userId: user.id, bytes: 64 * MB, validityDays: 30, note: 'scaled test' } });
     const username = `scaled${user.id}`;

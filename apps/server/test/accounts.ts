@@ -29,7 +29,7 @@ export function uniqueIp(): string {
 
 /** Inserts a user straight into the store (for tests whose subject is not registration). */
 export async function createUser(
-  t: TestApp,
+  t: Pick<TestApp, 'db'> & { clock?: TestApp['clock'] },
   u: { email: string; password: string; account?: string; role?: 'customer' | 'admin'; isDistributor?: boolean; status?: 'active' | 'disabled' },
 ): Promise<UserRow> {
   return new UserRepository(t.db.db).insert({
@@ -44,7 +44,7 @@ export async function createUser(
     channel_key: null,
     channel_value: null,
     lang: 'en',
-    created_at: iso(t.clock.now()),
+    created_at: iso(t.clock?.now() ?? new Date()),
     last_login_at: null,
   });
 }
