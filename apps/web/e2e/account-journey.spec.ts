@@ -163,7 +163,9 @@ test('the token query parameter starts a session and leaves the address bar', as
   expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBe(token);
 
   // The personal page's own logout button ends that session too.
+  // Spec §1: "personal center" is the menu group, "my account" its page.
   await page.getByTestId('side-menu').getByText('Personal Center').click();
+  await page.getByTestId('side-menu').getByText('My Account').click();
   await page.getByTestId('logout').click();
   await expect(page).toHaveURL(/\/manage\/user\/login/);
   expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();

@@ -24,8 +24,13 @@ const SPEC: ReadonlyArray<[string, string, string]> = [
   ['/error', '', 'public'],
 ];
 
-/** Admin pages beyond the spec's table (the catalogue), after the spec's own admin entries. */
+/** Pages beyond the spec's table: the spec §1 menu entries without a row, and the admin's catalogue. */
 const EXTRA: ReadonlyArray<[string, string, string]> = [
+  ['/center/usageRecord', '8', 'customer'],
+  ['/learn/knowledge', '9-1', 'customer'],
+  ['/learn/faq', '9-2', 'customer'],
+  ['/learn/blog', '9-3', 'customer'],
+  ['/toolbox', '10', 'customer'],
   ['/manage/goods', '101-3', 'admin'],
   ['/manage/region', '101-4', 'admin'],
   ['/manage/business', '101-5', 'admin'],
@@ -56,7 +61,7 @@ const admin = { role: 'admin', isDistributor: false } as Pick<UserDto, 'role' | 
 const paths = (entries: ReturnType<typeof menuEntries>): string[] => entries.flatMap((e) => (e.children ? paths(e.children) : [e.path ?? '']));
 
 describe('route table (spec §2)', () => {
-  it('has exactly the spec paths plus the catalogue pages', () => {
+  it('has exactly the spec paths plus the extra pages', () => {
     expect(appRoutes.map((r) => r.path).sort()).toEqual([...SPEC, ...EXTRA].map(([p]) => p).sort());
   });
 
@@ -95,8 +100,34 @@ describe('side menu from the route table', () => {
       '/center/proxy',
       '/center/rotatingResidential',
       '/center/staticResidential',
+      '/center/usageRecord',
       '/center/rechargeDetails',
+      '/learn/knowledge',
+      '/learn/faq',
+      '/learn/blog',
+      '/toolbox',
       '/user/personal',
+    ]);
+  });
+
+  it('carries every spec §1 navigation label, in its order, with the groups it names', () => {
+    const labels = (entries: ReturnType<typeof menuEntries>): string[] => entries.flatMap((e) => [e.label, ...(e.children ? labels(e.children) : [])]);
+    expect(labels(menuEntries(appRoutes, customer))).toEqual([
+      'menu.center',
+      'menu.buy',
+      'menu.proxy',
+      'menu.proxyManagement',
+      'menu.rotatingResidential',
+      'menu.staticResidential',
+      'menu.usageRecord',
+      'menu.rechargeDetails',
+      'menu.learn',
+      'menu.knowledgeBase',
+      'menu.faq',
+      'menu.blog',
+      'menu.toolbox',
+      'menu.personalCenter',
+      'menu.myAccount',
     ]);
   });
 

@@ -3,19 +3,26 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   BarChartOutlined,
+  BookOutlined,
   CloudServerOutlined,
   CreditCardOutlined,
   DeploymentUnitOutlined,
   EnvironmentOutlined,
   FileSearchOutlined,
+  FileTextOutlined,
   GlobalOutlined,
   HomeOutlined,
   IdcardOutlined,
+  LineChartOutlined,
   PushpinOutlined,
+  QuestionCircleOutlined,
+  ReadOutlined,
   SafetyCertificateOutlined,
   ShareAltOutlined,
   ShoppingCartOutlined,
   TeamOutlined,
+  ToolOutlined,
+  UserOutlined,
   UsergroupAddOutlined,
   WalletOutlined,
 } from '@ant-design/icons';
@@ -24,11 +31,12 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchPath } from 'react-router';
 
 /*
- * The route table of spec §2 (plus the admin's catalogue pages). This one list drives the router (src/app/router.tsx), the side menu
+ * The route table of spec §2, plus the spec §1 menu entries it has no row for (usage record, learn, toolbox) and
+ * the admin's catalogue pages. This one list drives the router (src/app/router.tsx), the side menu
  * (src/app/menu.tsx), page titles and access. Pages are separate chunks loaded on demand.
  */
 
-export type MenuGroupKey = 'proxyManagement' | 'distribution' | 'admin';
+export type MenuGroupKey = 'proxyManagement' | 'learn' | 'personalCenter' | 'distribution' | 'admin';
 
 export interface MenuGroup {
   key: MenuGroupKey;
@@ -54,6 +62,8 @@ export interface AppRoute {
 
 export const MENU_GROUPS: readonly MenuGroup[] = [
   { key: 'proxyManagement', label: 'menu.proxyManagement', icon: DeploymentUnitOutlined },
+  { key: 'learn', label: 'menu.learn', icon: ReadOutlined },
+  { key: 'personalCenter', label: 'menu.personalCenter', icon: UserOutlined },
   { key: 'distribution', label: 'menu.distribution', icon: ShareAltOutlined },
   { key: 'admin', label: 'menu.admin', icon: SafetyCertificateOutlined },
 ];
@@ -106,6 +116,16 @@ export const appRoutes: readonly AppRoute[] = [
     menu: { label: 'menu.staticResidential', icon: EnvironmentOutlined, group: 'proxyManagement' },
     page: lazy(() => import('@/features/static/pages/static-residential-page')),
   }),
+  // Spec §1 names these menu entries without giving them a row in §2; their indexes continue after 7 in menu order.
+  layoutRoute({
+    path: '/center/usageRecord',
+    name: 'usageRecord',
+    title: 'routes.usageRecord',
+    activeIndex: '8',
+    access: 'customer',
+    menu: { label: 'menu.usageRecord', icon: LineChartOutlined },
+    page: lazy(() => import('@/features/usage/pages/usage-record-page')),
+  }),
   layoutRoute({
     path: '/center/rechargeDetails',
     name: 'rechargeDetails',
@@ -116,12 +136,48 @@ export const appRoutes: readonly AppRoute[] = [
     page: lazy(() => import('@/features/recharge/pages/recharge-details-page')),
   }),
   layoutRoute({
+    path: '/learn/knowledge',
+    name: 'knowledgeBase',
+    title: 'routes.knowledgeBase',
+    activeIndex: '9-1',
+    access: 'customer',
+    menu: { label: 'menu.knowledgeBase', icon: BookOutlined, group: 'learn' },
+    page: lazy(() => import('@/features/learn/pages/knowledge-base-page')),
+  }),
+  layoutRoute({
+    path: '/learn/faq',
+    name: 'faq',
+    title: 'routes.faq',
+    activeIndex: '9-2',
+    access: 'customer',
+    menu: { label: 'menu.faq', icon: QuestionCircleOutlined, group: 'learn' },
+    page: lazy(() => import('@/features/learn/pages/faq-page')),
+  }),
+  layoutRoute({
+    path: '/learn/blog',
+    name: 'blog',
+    title: 'routes.blog',
+    activeIndex: '9-3',
+    access: 'customer',
+    menu: { label: 'menu.blog', icon: FileTextOutlined, group: 'learn' },
+    page: lazy(() => import('@/features/learn/pages/blog-page')),
+  }),
+  layoutRoute({
+    path: '/toolbox',
+    name: 'toolbox',
+    title: 'routes.toolbox',
+    activeIndex: '10',
+    access: 'customer',
+    menu: { label: 'menu.toolbox', icon: ToolOutlined },
+    page: lazy(() => import('@/features/toolbox/pages/toolbox-page')),
+  }),
+  layoutRoute({
     path: '/user/personal',
     name: 'personal',
     title: 'routes.personal',
     activeIndex: '0',
     access: 'customer',
-    menu: { label: 'menu.personal', icon: IdcardOutlined },
+    menu: { label: 'menu.myAccount', icon: IdcardOutlined, group: 'personalCenter' },
     page: lazy(() => import('@/features/account/pages/personal-page')),
   }),
   layoutRoute({

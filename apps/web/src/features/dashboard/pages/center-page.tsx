@@ -47,7 +47,7 @@ export default function CenterPage() {
           <div className="quick-links">
             <QuickLink to="/center/buy" icon={<ShoppingCartOutlined />} title={t('menu.buy')} text={t('home.quick.buy')} />
             <QuickLink to="/center/proxy" icon={<ApiOutlined />} title={t('menu.proxy')} text={t('home.quick.proxy')} />
-            <QuickLink to="/user/personal" icon={<IdcardOutlined />} title={t('menu.personal')} text={t('home.quick.personal')} />
+            <QuickLink to="/user/personal" icon={<IdcardOutlined />} title={t('menu.myAccount')} text={t('home.quick.personal')} />
           </div>
         </Card>
       </Col>
