@@ -8,3 +8,4 @@ export * from './distribution';
 export * from './commerce';
 export * from './proxies';
 export * from './proxy-lines';
+export * from './usage';

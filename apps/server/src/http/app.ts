@@ -34,6 +34,8 @@ import { PayConfigService } from '../modules/payments/pay-config-service';
 import { paymentRoutes } from '../modules/payments/routes';
 import { trafficRoutes } from '../modules/traffic/routes';
 import { TrafficRepository, UsageRepository } from '../modules/traffic/traffic-repository';
+import { UsageRecordRepository } from '../modules/traffic/usage-record-repository';
+import { usageRecordRoutes } from '../modules/traffic/usage-record-routes';
 import { ProxyAccountService } from '../modules/proxies/proxy-account-service';
 import { proxyAccountRoutes } from '../modules/proxies/routes';
 import { SupplyRepository } from '../modules/supply/supply-repository';
@@ -142,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(orderAdminRoutes, { db, clock, audit, orders, orderRepo, fulfilment });
       await api.register(paymentRoutes, { payConfigs, providers, orders, fulfilment, production });
       await api.register(trafficRoutes, { traffic: new TrafficRepository(db), usage: new UsageRepository(db), clock });
+      await api.register(usageRecordRoutes, { records: new UsageRecordRepository(db), clock });
       await api.register(supplyRoutes, { db, audit, production, supply: new SupplyRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.upstreamPassword)) });
       await api.register(proxyAccountRoutes, {
         accounts: new ProxyAccountService(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.proxyPassword), deps.cutoffs),

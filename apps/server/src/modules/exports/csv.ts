@@ -33,14 +33,22 @@ export function toCsv<T>(headers: string[], columns: CsvColumn<T>[], rows: T[], 
 export function sendCsv<T>(request: FastifyRequest, reply: FastifyReply, columns: CsvColumn<T>[], rows: T[]): FastifyReply {
   const target = request.csvExport;
   if (!target) throw new AppError('UNAUTHENTICATED');
-  const headers = columns.map((c) => request.t(`csv.${target.name}.${c.key}`));
   // For the export's audit row (export-request.ts), written as the file is sent.
   target.rows = rows.length;
+  return replyCsv(request, reply, target.name, target.filename, columns, rows);
+}
+
+/**
+ * `rows` as a CSV attachment named `filename`, headers `csv.<name>.*` in the request's language. Also
+ * the answer of a customer's own download fetched with the session's bearer header (no ticket, no audit).
+ */
+export function replyCsv<T>(request: FastifyRequest, reply: FastifyReply, name: string, filename: string, columns: CsvColumn<T>[], rows: T[]): FastifyReply {
+  const headers = columns.map((c) => request.t(`csv.${name}.${c.key}`));
   // A string with a non-JSON content type goes out as it is: the route's JSON response schema (the
   // serializer of fastify-type-provider-zod) only runs for objects and JSON content types.
   return reply
     .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${target.filename}"`)
+    .header('content-disposition', `attachment; filename="${filename}"`)
     .header('cache-control', 'no-store')
     .send(toCsv(headers, columns, rows, request.lang));
 }
