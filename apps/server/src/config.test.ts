@@ -100,6 +100,19 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('takes the operator\'s own Learn and Toolbox pages as optional http(s) URLs', () => {
+    const cfg = loadConfig({ DATA_DIR: dataDir(), KNOWLEDGE_BASE_URL: 'https://help.example.com/kb', FAQ_URL: 'http://help.example.com/faq', BLOG_URL: '' });
+    expect(cfg).toMatchObject({ KNOWLEDGE_BASE_URL: 'https://help.example.com/kb', FAQ_URL: 'http://help.example.com/faq' });
+    expect(cfg.BLOG_URL).toBeUndefined();
+    expect(cfg.TOOLBOX_URL).toBeUndefined();
+    for (const name of ['KNOWLEDGE_BASE_URL', 'FAQ_URL', 'BLOG_URL', 'TOOLBOX_URL']) {
+      for (const value of ['javascript:alert(1)', 'ftp://files.example.com/', 'help.example.com/kb', '/manage/kb']) {
+        const err = errorFor({ [name]: value });
+        expect(err.message, `${name}=${value}`).toMatch(new RegExp(`^\\s*${name}: must be an http:// or https:// URL$`, 'm'));
+      }
+    }
+  });
+
   it('treats empty variables as unset', () => {
     const cfg = loadConfig({ DATA_DIR: dataDir(), PORT: '', DATABASE_URL: '', SMTP_URL: '' });
     expect(cfg.PORT).toBe(8080);

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(1).max(65535);
+/** A link the console opens for customers: only http(s), never `javascript:` or `data:`. */
+const webUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
 /** Names proxy-addr (Fastify's trustProxy) understands in place of an address. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -61,6 +63,11 @@ const envSchema = z.object({
   PUBLIC_URL: z.url().default('http://localhost:8080'),
   SUPPORT_URL: z.url().default('https://t.me/'),
   TUTORIAL_URL: z.string().min(1).default('/manage/legal/tutorial.en.html'),
+  /** The operator's own knowledge base, FAQ, blog and toolbox pages, linked from the built-in ones. */
+  KNOWLEDGE_BASE_URL: webUrl.optional(),
+  FAQ_URL: webUrl.optional(),
+  BLOG_URL: webUrl.optional(),
+  TOOLBOX_URL: webUrl.optional(),
   GATEWAY_HTTP_PORT: port.default(7777),
   GATEWAY_SOCKS_PORT: port.default(7778),
   GATEWAY_PUBLIC_HOST: z.string().min(1).default('localhost'),

@@ -92,10 +92,20 @@ export type UserDto = z.infer<typeof userDto>;
 /** Login and register put the token at the top level beside `data` (spec §7). */
 export const authResponse = z.object({ data: userDto, token: z.string(), message: z.string() });
 
+/** The operator's own pages beside the built-in Learn and Toolbox pages; null when not configured. */
+export const siteLinks = z.object({
+  knowledgeBase: z.string().nullable(),
+  faq: z.string().nullable(),
+  blog: z.string().nullable(),
+  toolbox: z.string().nullable(),
+});
+export type SiteLinks = z.infer<typeof siteLinks>;
+
 export const siteResponse = z.object({
   appName: z.string(),
   supportUrl: z.string(),
   tutorialUrl: z.string(),
+  links: siteLinks,
 });
 export type SiteInfo = z.infer<typeof siteResponse>;
 

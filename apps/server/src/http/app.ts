@@ -133,7 +133,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.get('/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
-      await api.register(siteRoutes, { appName: config.APP_NAME, supportUrl: config.SUPPORT_URL, tutorialUrl: config.TUTORIAL_URL });
+      await api.register(siteRoutes, {
+        appName: config.APP_NAME,
+        supportUrl: config.SUPPORT_URL,
+        tutorialUrl: config.TUTORIAL_URL,
+        links: {
+          knowledgeBase: config.KNOWLEDGE_BASE_URL ?? null,
+          faq: config.FAQ_URL ?? null,
+          blog: config.BLOG_URL ?? null,
+          toolbox: config.TOOLBOX_URL ?? null,
+        },
+      });
       await api.register(authRoutes, { auth, captchas, mailCodes, sessions });
       await api.register(distributionRoutes, { db, publicUrl: config.PUBLIC_URL });
       await api.register(exportRoutes, { tickets: exportTickets });

@@ -291,7 +291,14 @@ describe.each(DIALECTS)('HTTP conventions on %s', (dialect) => {
   it('wraps success in { data }', async () => {
     const res = await get('/api/site');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { appName: t.config.APP_NAME, supportUrl: t.config.SUPPORT_URL, tutorialUrl: t.config.TUTORIAL_URL } });
+    expect(res.body).toEqual({
+      data: {
+        appName: t.config.APP_NAME,
+        supportUrl: t.config.SUPPORT_URL,
+        tutorialUrl: t.config.TUTORIAL_URL,
+        links: { knowledgeBase: null, faq: null, blog: null, toolbox: null },
+      },
+    });
   });
 
   it('publishes an OpenAPI 3 document at /api/docs', async () => {
