@@ -2,7 +2,7 @@ import { LINE_FORMATS, MAX_LINES, normalizeLang, PROXY_PROTOCOLS, STICKY_MAX_LIF
 import { Card, Cascader, Form, InputNumber, Radio, Select } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRegions } from '../api/get-regions';
+import { useRegions } from '@/api/get-regions';
 import type { LineSettings } from './line-settings';
 import { regionOptions } from './region-options';
 
