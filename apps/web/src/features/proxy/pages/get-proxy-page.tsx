@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useProxyAccounts } from '@/api/get-proxy-accounts';
-import { useProxyEndpoint } from '../api/get-proxy-endpoint';
+import { useProxyEndpoint } from '@/api/get-proxy-endpoint';
 import { EndpointCard } from '../components/endpoint-card';
 import { DEFAULT_LINE_SETTINGS, linesQuery, type LineSettings } from '../components/line-settings';
 import { LineSettingsCard } from '../components/line-settings-card';
