@@ -1,6 +1,71 @@
-import { NotAvailable } from '@/components/not-available';
+import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
+import { USAGE_RECORD_MAX_DAYS } from '@resi/contract';
+import { Alert, Button, Card, Space } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useProxyAccounts } from '@/api/get-proxy-accounts';
+import { useRegions } from '@/api/get-regions';
+import { useExportUsageRecord } from '../api/export-usage-record';
+import { useUsageRecord } from '../api/get-usage-record';
+import { UsageRecordFilters, type UsageFilters } from '../components/usage-record-filters';
+import { UsageRecordTable } from '../components/usage-record-table';
+import { defaultUsageRange } from '../components/usage-record-values';
+import { UsageTotals } from '../components/usage-totals';
 
-/** Placeholder while this page is being built in this session. */
+/** /center/usageRecord: the customer's metered traffic by time, proxy account and country, with a CSV download. */
 export default function UsageRecordPage() {
-  return <NotAvailable feature="features.usageRecord" />;
+  const { t } = useTranslation();
+  const [filters, setFilters] = useState<UsageFilters>(() => ({ range: defaultUsageRange(), granularity: 'day' }));
+  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const accounts = useProxyAccounts();
+  const regions = useRegions();
+  const exporter = useExportUsageRecord();
+
+  const [from, to] = filters.range.map((d) => d.format('YYYY-MM-DD')) as [string, string];
+  const selection = { granularity: filters.granularity, from, to, accountId: filters.accountId, country: filters.country };
+  const usage = useUsageRecord({ ...selection, ...paging });
+  const countries = useMemo(() => [...new Set((regions.data ?? []).map((r) => r.country))], [regions.data]);
+
+  const filter = (patch: Partial<UsageFilters>) => {
+    setFilters((f) => ({ ...f, ...patch }));
+    setPaging((p) => ({ ...p, page: 1 }));
+  };
+  const totals = usage.data?.totals ?? { bytesUp: 0, bytesDown: 0 };
+
+  return (
+    <Card variant="borderless" className="surface-card" data-testid="usage-record">
+      <div className="table-toolbar">
+        <UsageRecordFilters value={filters} onChange={filter} accounts={accounts.data ?? []} countries={countries} />
+        <Space wrap>
+          <Button icon={<ReloadOutlined />} onClick={() => void usage.refetch()} loading={usage.isFetching} data-testid="usage-record-refresh">
+            {t('usage.refresh')}
+          </Button>
+          <Button
+            type="primary"
+            icon={<DownloadOutlined />}
+            loading={exporter.isPending}
+            disabled={!usage.data?.total}
+            onClick={() => exporter.mutate(selection)}
+            data-testid="usage-record-export"
+          >
+            {t('usage.export')}
+          </Button>
+        </Space>
+      </div>
+      <p className="muted usage-record-note">{t('usage.utcNote', { days: USAGE_RECORD_MAX_DAYS })}</p>
+      {usage.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          className="usage-record-error"
+          title={t('usage.error')}
+          description={usage.error.message}
+          action={<Button onClick={() => void usage.refetch()}>{t('usage.retry')}</Button>}
+          data-testid="usage-record-error"
+        />
+      ) : null}
+      <UsageTotals bytesUp={totals.bytesUp} bytesDown={totals.bytesDown} />
+      <UsageRecordTable items={usage.data?.items ?? []} total={usage.data?.total ?? 0} paging={paging} onPage={setPaging} loading={usage.isFetching} />
+    </Card>
+  );
 }

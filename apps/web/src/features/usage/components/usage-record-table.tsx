@@ -1,0 +1,57 @@
+import { normalizeLang, type UsageRecordDto } from '@resi/contract';
+import { Empty, Table, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatBytes } from '@/lib/format';
+import { countryLabel } from '@/lib/usage-data';
+import { formatBucket } from './usage-record-values';
+
+interface Props {
+  items: UsageRecordDto[];
+  total: number;
+  paging: { page: number; pageSize: number };
+  onPage: (paging: { page: number; pageSize: number }) => void;
+  loading: boolean;
+}
+
+/** One row per time bucket, proxy account and country; paged by the server. */
+export function UsageRecordTable({ items, total, paging, onPage, loading }: Props) {
+  const { t, i18n } = useTranslation();
+  const lang = normalizeLang(i18n.language);
+  const bytes = (value: number) => formatBytes(value, lang);
+
+  return (
+    <Table<UsageRecordDto>
+      rowKey={(r) => `${r.bucket}|${r.accountId}|${r.country ?? ''}`}
+      loading={loading}
+      dataSource={items}
+      scroll={{ x: 'max-content' }}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('usage.empty')} /> }}
+      pagination={{
+        current: paging.page,
+        pageSize: paging.pageSize,
+        total,
+        showSizeChanger: true,
+        showTotal: (count) => t('commerce.total', { total: count }),
+      }}
+      onChange={(p) => onPage({ page: p.current ?? 1, pageSize: p.pageSize ?? paging.pageSize })}
+      columns={[
+        { title: t('usage.columns.time'), dataIndex: 'bucket', className: 'nowrap', render: (bucket: string) => formatBucket(bucket, lang) },
+        {
+          title: t('usage.columns.account'),
+          key: 'account',
+          className: 'nowrap',
+          render: (_v, r) => (
+            <>
+              {r.username ?? `#${r.accountId}`}
+              {r.accountDeleted ? <Tag className="usage-record-deleted">{t('usage.deleted')}</Tag> : null}
+            </>
+          ),
+        },
+        { title: t('usage.columns.country'), dataIndex: 'country', render: (country: string | null) => countryLabel(country, lang, t('usage.anyCountry')) },
+        { title: t('usage.columns.up'), dataIndex: 'bytesUp', align: 'right', className: 'nowrap', render: bytes },
+        { title: t('usage.columns.down'), dataIndex: 'bytesDown', align: 'right', className: 'nowrap', render: bytes },
+        { title: t('usage.columns.total'), key: 'total', align: 'right', className: 'nowrap', render: (_v, r) => bytes(r.bytesUp + r.bytesDown) },
+      ]}
+    />
+  );
+}
