@@ -13,12 +13,15 @@ export function UsageTotals({ bytesUp, bytesDown }: { bytesUp: number; bytesDown
     { key: 'total', value: bytesUp + bytesDown },
   ] as const;
   return (
-    <Row gutter={[24, 16]} className="usage-record-totals" data-testid="usage-record-totals">
-      {items.map((item) => (
-        <Col xs={24} sm={8} key={item.key}>
-          <Statistic title={t(`usage.totals.${item.key}`)} value={formatBytes(item.value, lang)} data-testid={`usage-record-total-${item.key}`} />
-        </Col>
-      ))}
-    </Row>
+    // The box wraps the row: a gutter's negative margins would push the row's own background past the card.
+    <div className="usage-record-totals" data-testid="usage-record-totals">
+      <Row gutter={[24, 16]}>
+        {items.map((item) => (
+          <Col xs={24} sm={8} key={item.key}>
+            <Statistic title={t(`usage.totals.${item.key}`)} value={formatBytes(item.value, lang)} data-testid={`usage-record-total-${item.key}`} />
+          </Col>
+        ))}
+      </Row>
+    </div>
   );
 }

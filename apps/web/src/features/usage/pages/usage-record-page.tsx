@@ -36,6 +36,9 @@ export default function UsageRecordPage() {
     <Card variant="borderless" className="surface-card" data-testid="usage-record">
       <div className="table-toolbar">
         <UsageRecordFilters value={filters} onChange={filter} accounts={accounts.data ?? []} countries={countries} />
+      </div>
+      <div className="table-toolbar">
+        <span className="muted usage-record-note">{t('usage.utcNote', { days: USAGE_RECORD_MAX_DAYS })}</span>
         <Space wrap>
           <Button icon={<ReloadOutlined />} onClick={() => void usage.refetch()} loading={usage.isFetching} data-testid="usage-record-refresh">
             {t('usage.refresh')}
@@ -52,7 +55,6 @@ export default function UsageRecordPage() {
           </Button>
         </Space>
       </div>
-      <p className="muted usage-record-note">{t('usage.utcNote', { days: USAGE_RECORD_MAX_DAYS })}</p>
       {usage.isError ? (
         <Alert
           type="error"
