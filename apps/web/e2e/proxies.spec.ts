@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
 import { apiLogin, apiRegister, keepScreenshot, LANGS } from './helpers';
@@ -138,6 +139,30 @@ test('a SOCKS5 line from Get Proxy works with curl, also with a country chosen o
       { timeout: 10_000, intervals: [1_000] },
     )
     .toContain('United States');
+});
+
+test('Usage Record lists the account’s traffic by day and by hour, and downloads it as CSV', async ({ page }) => {
+  await page.goto(`/manage/center/usageRecord?lang=en&token=${customerToken}`);
+  await expect(page).toHaveTitle('Resi Console - Usage Record');
+  const table = page.getByTestId('usage-record');
+  // The curl lines above: without a country, and in the United States; both flushed by now.
+  const usRow = table.locator('.ant-table-row', { hasText: proxyUser }).filter({ hasText: 'United States' });
+  await expect(usRow).toHaveCount(1);
+  await expect(table.locator('.ant-table-row', { hasText: proxyUser }).filter({ hasText: 'Any country' })).toHaveCount(1);
+  const downloaded = usRow.locator('td').nth(4);
+  await expect(downloaded).toContainText(/KB|MB/);
+  await expect(page.getByTestId('usage-record-total-total').locator('.ant-statistic-content')).not.toHaveText('0 B');
+  await expectLocalizedPage(page, { title: 'Usage Record', heading: 'Usage Record' });
+  await keepScreenshot(page, 'usage-record-en');
+
+  await page.getByTestId('usage-record-granularity').getByText('By hour').click();
+  await expect(table.locator('.ant-table-row', { hasText: proxyUser }).first()).toContainText(/\d{1,2}:00/);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('usage-record-export').click()]);
+  expect(download.suggestedFilename()).toMatch(/^usage-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv$/);
+  const csv = readFileSync((await download.path())!, 'utf8');
+  expect(csv.startsWith('\uFEFFTime (UTC),Proxy account,Country,Upload (bytes),Download (bytes),Total (bytes)\r\n')).toBe(true);
+  expect(csv).toMatch(new RegExp(`T\\d\\d:00:00\\.000Z,${proxyUser},US,\\d+,[1-9]\\d*,\\d+\\r\\n`));
 });
 
 /** Per language: each page's title and one heading on it, written out so a missing translation fails. */
