@@ -8,6 +8,7 @@ import { DAY } from '../../lib/clock';
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 let n = 0;
 const uname = () => `usage_${process.pid % 1000}_${++n}`;
+const qs = (query: Record<string, string | number>) => new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
 
 describe.each(DIALECTS)('Usage Record on %s', (dialect) => {
   let t: TestApp;
@@ -20,10 +21,10 @@ describe.each(DIALECTS)('Usage Record on %s', (dialect) => {
   let day: (offset: number) => string;
 
   const get = (query: Record<string, string | number>, token = alice, lang?: string) =>
-    call(t.app, 'GET', `/api/record/usage?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, { token, lang });
+    call(t.app, 'GET', `/api/record/usage?${qs(query)}`, { token, lang });
   /** The rows as `[bucket, account, country, up, down]`, easy to read in a failure. */
-  const rows = (body: { data: { items: { bucket: string; accountId: number; country: string | null; bytesUp: number; bytesDown: number }[] } }) =>
-    body.data.items.map((r) => [r.bucket, Object.entries(ids).find(([, id]) => id === r.accountId)?.[0] ?? r.accountId, r.country, r.bytesUp, r.bytesDown]);
+  const rows = (body: { data?: { items: { bucket: string; accountId: number; country: string | null; bytesUp: number; bytesDown: number }[] } }) =>
+    body.data!.items.map((r) => [r.bucket, Object.entries(ids).find(([, id]) => id === r.accountId)?.[0] ?? r.accountId, r.country, r.bytesUp, r.bytesDown]);
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -183,7 +184,7 @@ describe.each(DIALECTS)('Usage Record on %s', (dialect) => {
   it('refuses bad windows and filters with a 400 in the caller’s language', async () => {
     const refused = async (query: Record<string, string | number>, message: string) => {
       for (const url of ['/api/record/usage', '/api/record/usage/export']) {
-        const res = await call(t.app, 'GET', `${url}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, { token: alice, lang: 'zh-cn' });
+        const res = await call(t.app, 'GET', `${url}?${qs(query)}`, { token: alice, lang: 'zh-cn' });
         expect(res.status, `${url} ${JSON.stringify(query)}`).toBe(400);
         expect(res.body).toEqual({ code: 'VALIDATION_FAILED', message });
       }
