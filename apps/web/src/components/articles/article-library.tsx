@@ -1,0 +1,52 @@
+import { Card, Skeleton } from 'antd';
+import { useSearchParams } from 'react-router';
+import type { Article, ArticleCatalogue } from '@/lib/article-catalogue';
+import { ArticleList } from './article-list';
+import { ArticleNotFound } from './article-not-found';
+import { ArticleView } from './article-view';
+import { ArticlesFailed } from './articles-failed';
+import { ExternalLinkCard } from './external-link-card';
+import { useArticles } from './use-articles';
+
+interface Props {
+  /** Names the catalogue in the query cache. */
+  name: string;
+  catalogue: ArticleCatalogue;
+  /** Blog posts show their date. */
+  dated?: boolean;
+  /** Turns an article's Markdown into what is shown (the toolbox fills in the gateway's address). */
+  render?: (article: Article) => string;
+  external: { url: string | null; description: string };
+}
+
+/**
+ * A section of articles: the list, or the one `?article=<slug>` names (so it deep-links and the
+ * browser's back and forward move between list and article), or a "not found" state for a slug that
+ * is not in the catalogue.
+ */
+export function ArticleLibrary({ name, catalogue, dated = false, render = (a) => a.body, external }: Props) {
+  const [params] = useSearchParams();
+  const slug = params.get('article');
+  const articles = useArticles(name, catalogue);
+
+  let main;
+  if (slug !== null && !catalogue.has(slug)) main = <ArticleNotFound slug={slug} />;
+  else if (articles.isError) main = <ArticlesFailed onRetry={() => void articles.refetch()} />;
+  else if (!articles.data) {
+    main = (
+      <Card variant="borderless" className="surface-card">
+        <Skeleton active paragraph={{ rows: 6 }} />
+      </Card>
+    );
+  } else {
+    const article = slug === null ? undefined : articles.data.find((a) => a.slug === slug);
+    main = article ? <ArticleView article={article} body={render(article)} showDate={dated} /> : <ArticleList articles={articles.data} showDates={dated} />;
+  }
+
+  return (
+    <div className="article-library">
+      {main}
+      <ExternalLinkCard url={external.url} description={external.description} />
+    </div>
+  );
+}
