@@ -1,6 +1,11 @@
-import { NotAvailable } from '@/components/not-available';
+import { useTranslation } from 'react-i18next';
+import { useSite } from '@/api/get-site';
+import { ArticleLibrary } from '@/components/articles/article-library';
+import { blog } from '../articles';
 
-/** Placeholder while this page is being built in this session. */
+/** /learn/blog: dated posts, newest first. */
 export default function BlogPage() {
-  return <NotAvailable feature="features.learn" />;
+  const { t } = useTranslation();
+  const site = useSite();
+  return <ArticleLibrary name="blog" catalogue={blog} dated external={{ url: site.links.blog, description: t('learn.external.blog') }} />;
 }
