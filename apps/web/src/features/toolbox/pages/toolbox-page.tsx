@@ -1,6 +1,44 @@
-import { NotAvailable } from '@/components/not-available';
+import { Button, Card, Col, Result, Row, Skeleton } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useProxyEndpoint } from '@/api/get-proxy-endpoint';
+import { useSite } from '@/api/get-site';
+import { ArticleLibrary } from '@/components/articles/article-library';
+import { fillPlaceholders } from '@/lib/fill-placeholders';
+import { LineConverterCard } from '../components/line-converter-card';
+import { guides } from '../guides';
 
-/** Placeholder while this page is being built in this session. */
+/** /toolbox: integration guides with this gateway's address filled in, and the proxy line converter. */
 export default function ToolboxPage() {
-  return <NotAvailable feature="features.toolbox" />;
+  const { t } = useTranslation();
+  const site = useSite();
+  const endpoint = useProxyEndpoint();
+  return (
+    <Row gutter={[20, 20]}>
+      <Col xs={24} xl={14}>
+        <ArticleLibrary
+          name="toolbox"
+          catalogue={guides}
+          render={(article) => fillPlaceholders(article.body, endpoint.data)}
+          external={{ url: site.links.toolbox, description: t('toolbox.external') }}
+        />
+      </Col>
+      <Col xs={24} xl={10}>
+        {endpoint.data ? (
+          <LineConverterCard endpoint={endpoint.data} />
+        ) : (
+          <Card variant="borderless" className="surface-card">
+            {endpoint.isError ? (
+              <Result
+                status="warning"
+                title={t('toolbox.endpointFailed')}
+                extra={<Button onClick={() => void endpoint.refetch()}>{t('common.reload')}</Button>}
+              />
+            ) : (
+              <Skeleton active paragraph={{ rows: 6 }} />
+            )}
+          </Card>
+        )}
+      </Col>
+    </Row>
+  );
 }
