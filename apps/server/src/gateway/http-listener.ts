@@ -1,5 +1,5 @@
 import type dns from 'node:dns';
-import type http from 'node:http';
+import http from 'node:http';
 import net, { type Socket } from 'node:net';
 import { type PrepareRequestFunctionOpts, type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
 import { admit, basicCredentials } from './admission';
@@ -9,7 +9,8 @@ import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
 import type { LiveConnections } from './live-connections';
 import type { ExitChooser, GatewayAuthority } from './ports';
-import { type DialFailure, type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, requestError } from './statuses';
+import { GatewayRequest, GatewayResponse, PlainSocket } from './plain-exchange';
+import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, requestError } from './statuses';
 import { splice } from './tunnel';
 import { DialAgent, UpstreamAgents } from './upstream-agents';
 
@@ -27,14 +28,6 @@ export interface HttpListenerOptions {
   /** Realm of `Proxy-Authenticate: Basic realm="…"` on 407 (RFC 9110 §11.7.1). */
   realm: string;
   log: GatewayLog;
-}
-
-/** Keep-alive bookkeeping of one client socket (see `track`). */
-interface SocketState {
-  /** Plain requests received and not yet complete both ways. */
-  inFlight: number;
-  /** `bytesRead` when the last request and its response were complete: a clean request boundary. */
-  boundary: number;
 }
 
 /** Time a new connection has to send its first bytes. */
@@ -61,10 +54,8 @@ const ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', '
  * while an earlier one is still in flight (HTTP pipelining) is refused with ACCOUNT_SWITCH.
  */
 export class HttpListener extends Server {
-  private readonly states = new WeakMap<Socket, SocketState>();
+  private readonly states = new WeakMap<Socket, PlainSocket>();
   private readonly agents: UpstreamAgents;
-  /** Each plain request's response, for the exit agent that must report a failed dial onto it. */
-  private readonly responses = new WeakMap<http.IncomingMessage, http.ServerResponse>();
   private readonly onSocketClose: (this: Socket) => void;
   /** proxy-chain's connection ids, kept beside the sockets rather than on them (see tunnel.ts). */
   private readonly ids = new WeakMap<Socket, number>();
@@ -77,7 +68,17 @@ export class HttpListener extends Server {
     // allowHalfOpen as node:http has it: a client's FIN must not end the tunnel's other direction.
     this.front = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
     this.prepareRequestFunction = (o) => this.preparePlain(o);
-    this.server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => this.track(req, res));
+    // Our own HTTP server in place of the one proxy-chain made (which never listens): the same handlers,
+    // with request and response classes that carry each plain request's state (plain-exchange.ts).
+    const server = http.createServer({ IncomingMessage: GatewayRequest, ServerResponse: GatewayResponse });
+    this.server = server as unknown as http.Server;
+    server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => this.onClientError(err, socket));
+    server.on('connect', (req: http.IncomingMessage, socket: Socket, head: Buffer) => void this.onConnect(req, socket, head));
+    server.on('connection', (socket: Socket) => this.onConnection(socket));
+    server.on('request', (req: GatewayRequest, res: GatewayResponse) => {
+      this.track(req, res);
+      void this.onRequest(req, res);
+    });
     const { connections, ids } = this;
     this.onSocketClose = function (this: Socket) {
       connections.delete(ids.get(this)!);
@@ -121,40 +122,10 @@ export class HttpListener extends Server {
   }
 
   /** Runs before proxy-chain sees each plain request. */
-  private track(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const socket = req.socket;
-    let state = this.states.get(socket);
-    if (!state) this.states.set(socket, (state = { inFlight: 0, boundary: 0 }));
-    state.inFlight++;
-    const st = state;
-    const settle = () => {
-      st.inFlight--;
-      st.boundary = socket.bytesRead;
-    };
-    res.once('finish', () => (req.complete ? settle() : req.once('end', settle)));
-    this.responses.set(req, res);
-    remapForwardFailure(res);
-    this.answerWithin(req, res);
-  }
-
-  /**
-   * A silent exit must not hang a plain request: once the request is read whole, the head of its answer
-   * is due within `responseTimeoutMs` (connecting included), else it is answered 504 UPSTREAM_TIMEOUT
-   * (the remapped 504) and proxy-chain, seeing the response close, drops its upstream request. A body
-   * that is streaming has no deadline; idle connections end by the peers' own timeouts.
-   */
-  private answerWithin(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const late = () => {
-      if (res.headersSent || res.writableEnded) return;
-      res.statusCode = 504;
-      res.end();
-    };
-    const arm = () => {
-      if (!res.writableEnded && !res.destroyed) expireAt(Date.now() + this.opts.responseTimeoutMs, late);
-    };
-    if (req.complete) arm();
-    else req.once('end', arm);
-    res.once('close', () => cancelExpiry(late));
+  private track(req: GatewayRequest, res: GatewayResponse): void {
+    let plain = this.states.get(req.socket);
+    if (!plain) this.states.set(req.socket, (plain = new PlainSocket(req.socket)));
+    res.track(plain, this.opts.responseTimeoutMs);
   }
 
   private preparePlain({ request, username, password, hostname, port }: PrepareRequestFunctionOpts): PrepareRequestFunctionResult {
@@ -168,15 +139,15 @@ export class HttpListener extends Server {
     if (!this.opts.live.claim(request.socket, a.key, boundary)) throw requestError('ACCOUNT_SWITCH');
     if (a.exit.kind === 'direct') {
       // A name is checked by the lookup the direct agent's new connection resolves it with (kept-alive ones were checked when made).
-      const res = this.responses.get(request);
+      const res = (request as GatewayRequest).response;
       // proxy-chain types the hook as dns.lookup itself (with its __promisify__); it is only ever called.
-      const dnsLookup = guard.lookupWith(() => res && dialFailures.set(res, 'DESTINATION_FORBIDDEN')) as typeof dns.lookup;
+      const dnsLookup = guard.lookupWith(() => res && (res.dialFailure = 'DESTINATION_FORBIDDEN')) as typeof dns.lookup;
       return { upstreamProxyUrl: null, httpAgent: this.agents.direct, dnsLookup };
     }
     if (!a.exit.url.startsWith('http:')) {
       // A SOCKS upstream: the request goes out as if direct, over a connection our dialer opened through it.
-      const res = this.responses.get(request);
-      return { upstreamProxyUrl: null, httpAgent: new DialAgent(a.exit, this.opts.connectTimeoutMs, guard, (failure) => res && dialFailures.set(res, failure)) };
+      const res = (request as GatewayRequest).response;
+      return { upstreamProxyUrl: null, httpAgent: new DialAgent(a.exit, this.opts.connectTimeoutMs, guard, (failure) => res && (res.dialFailure = failure)) };
     }
     return { upstreamProxyUrl: a.exit.url, httpAgent: this.agents.forUrl(a.exit.url, !a.exit.oneOff) };
   }
@@ -253,28 +224,6 @@ export class HttpListener extends Server {
 }
 
 function ignore(): void {}
-
-/** Why the exit agent of a plain request could not connect, when an errno cannot say it (see DialAgent). */
-const dialFailures = new WeakMap<http.ServerResponse, DialFailure>();
-
-/**
- * proxy-chain answers a failed plain forward itself (`response.statusCode = 59x; response.end(text)`),
- * before any header of the origin was written; give that answer our status, reason header and text.
- */
-function remapForwardFailure(res: http.ServerResponse): void {
-  const end = res.end as (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse;
-  res.end = function (this: http.ServerResponse, ...args: unknown[]) {
-    const failure = this.headersSent ? undefined : PROXY_CHAIN_FAILURES[this.statusCode] && (dialFailures.get(this) ?? PROXY_CHAIN_FAILURES[this.statusCode]);
-    if (failure) {
-      const s = STATUSES[failure];
-      this.statusCode = s.http;
-      this.setHeader(REASON_HEADER, failure);
-      this.setHeader('content-type', 'text/plain; charset=utf-8');
-      return end.call(this, `${failure}: ${s.message}`);
-    }
-    return end.apply(this, args);
-  } as typeof res.end;
-}
 
 /**
  * A whole CONNECT head in the first chunk, in the plain shape clients send: request line

@@ -1,0 +1,162 @@
+import http from 'node:http';
+import { cancelExpiry, expireAt } from './deadlines';
+import { type DialFailure, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES } from './statuses';
+
+/*
+ * The HTTP listener's own request and response classes (node:http's `IncomingMessage` and
+ * `ServerResponse` options) and the per-socket state of kept-alive plain HTTP. What each plain request
+ * needs — its socket's keep-alive bookkeeping, the answer deadline, why its exit could not be dialled —
+ * lives in fields of these objects, and their events go to shared functions: nothing is allocated per
+ * request beyond what node:http and proxy-chain allocate anyway.
+ *
+ * No long-lived Map or Set ever holds a response. Measured with --trace-gc under kept-alive load: a
+ * response kept in the shared deadline Map while it was awaited (even for a few milliseconds) made the
+ * scavenges keep and promote several times as much, and the gateway spent 4× bare proxy-chain's time
+ * in garbage collection per request. The deadline sweeper holds the socket's state instead, a
+ * long-lived object, which points at the awaited responses from a plain field.
+ */
+
+/** One client socket of the HTTP listener that carries plain requests. */
+export class PlainSocket {
+  /** Plain requests received and not yet complete both ways. */
+  inFlight = 0;
+  /** `bytesRead` when the last request and its response were complete: a clean request boundary. */
+  boundary = 0;
+  /** Responses whose request was read whole and which are still open, oldest first (with pipelining, several). */
+  private awaiting: GatewayResponse[] = [];
+
+  constructor(private readonly socket: { bytesRead: number }) {}
+
+  /** A request and its response are complete: the socket's bytes so far belong to it. */
+  settle(): void {
+    this.inFlight--;
+    this.boundary = this.socket.bytesRead;
+  }
+
+  await(res: GatewayResponse): void {
+    this.awaiting.push(res);
+    if (this.awaiting.length === 1) expireAt(res.dueAt, this);
+  }
+
+  forget(res: GatewayResponse): void {
+    const i = this.awaiting.indexOf(res);
+    if (i === -1) return;
+    this.awaiting.splice(i, 1);
+    if (i === 0) this.rearm();
+  }
+
+  /** Called by the deadline sweeper: answers every response that is due, then waits for the next one. */
+  expire(): void {
+    const now = Date.now();
+    const due = this.awaiting.filter((r) => r.dueAt <= now);
+    this.awaiting = this.awaiting.filter((r) => r.dueAt > now);
+    this.rearm();
+    for (const res of due) res.late();
+  }
+
+  private rearm(): void {
+    const next = this.awaiting[0];
+    if (next) expireAt(next.dueAt, this);
+    else cancelExpiry(this);
+  }
+}
+
+export class GatewayRequest extends http.IncomingMessage {
+  response: GatewayResponse | null = null;
+}
+
+export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
+  /** Why the exit agent of this request could not connect, when an errno cannot say it (see DialAgent). */
+  dialFailure: DialFailure | null = null;
+  /** When the head of the answer is due (ms since epoch); 0 until the request is read whole. */
+  dueAt = 0;
+  private plain: PlainSocket | null = null;
+  private answerWithinMs = 0;
+  /** Still counted in the socket's `inFlight`. */
+  private inFlight = false;
+  /** The response finished before the request was read whole: settled at the request's end. */
+  private settleAtRequestEnd = false;
+
+  /**
+   * Starts the bookkeeping of a request: in flight on its socket until both it and its response are
+   * complete, and answered within `answerWithinMs` of being read whole.
+   */
+  track(plain: PlainSocket, answerWithinMs: number): void {
+    plain.inFlight++;
+    this.plain = plain;
+    this.inFlight = true;
+    this.answerWithinMs = answerWithinMs;
+    this.req.response = this;
+    this.on('finish', onResponseFinish);
+    this.on('close', onResponseClose);
+    if (this.req.complete) this.armDeadline();
+    else this.req.on('end', onRequestEnd);
+  }
+
+  /**
+   * A silent exit must not hang a plain request: once the request is read whole, the head of its answer
+   * is due within `answerWithinMs` (connecting included), else it is answered 504 UPSTREAM_TIMEOUT (the
+   * remapped 504) and proxy-chain, seeing the response close, drops its upstream request. A body that
+   * is streaming has no deadline; idle connections end by the peers' own timeouts.
+   */
+  private armDeadline(): void {
+    if (this.writableEnded || this.destroyed || !this.plain) return;
+    this.dueAt = Date.now() + this.answerWithinMs;
+    this.plain.await(this);
+  }
+
+  /** The deadline passed. */
+  late(): void {
+    if (this.headersSent || this.writableEnded) return;
+    this.statusCode = 504;
+    this.end();
+  }
+
+  private settle(): void {
+    if (!this.inFlight) return;
+    this.inFlight = false;
+    this.plain?.settle();
+  }
+
+  responseFinished(): void {
+    if (this.req.complete) this.settle();
+    else this.settleAtRequestEnd = true;
+  }
+
+  requestEnded(): void {
+    if (this.settleAtRequestEnd) this.settle();
+    else this.armDeadline();
+  }
+
+  responseClosed(): void {
+    this.plain?.forget(this);
+  }
+
+  /**
+   * proxy-chain answers a failed plain forward itself (`response.statusCode = 59x; response.end(text)`),
+   * before any header of the origin was written; that answer gets our status, reason header and text.
+   */
+  override end(...args: unknown[]): this {
+    const end = http.ServerResponse.prototype.end as (this: http.ServerResponse, ...a: unknown[]) => http.ServerResponse;
+    const proxyChainFailure = this.headersSent ? undefined : PROXY_CHAIN_FAILURES[this.statusCode];
+    if (!proxyChainFailure) return end.apply(this, args) as this;
+    const failure = this.dialFailure ?? proxyChainFailure;
+    const s = STATUSES[failure];
+    this.statusCode = s.http;
+    this.setHeader(REASON_HEADER, failure);
+    this.setHeader('content-type', 'text/plain; charset=utf-8');
+    return end.call(this, `${failure}: ${s.message}`) as this;
+  }
+}
+
+function onResponseFinish(this: GatewayResponse): void {
+  this.responseFinished();
+}
+
+function onResponseClose(this: GatewayResponse): void {
+  this.responseClosed();
+}
+
+function onRequestEnd(this: GatewayRequest): void {
+  this.response?.requestEnded();
+}
