@@ -42,6 +42,21 @@ function reply(rep: number): Buffer {
   return Buffer.from([VERSION, rep, 0x00, ATYP_IPV4, 0, 0, 0, 0, 0, 0]);
 }
 const GRANTED = reply(SOCKS_REPLY.SUCCEEDED);
+const USER_PASS_SELECTED = Buffer.from([VERSION, METHOD_USER_PASS]);
+const AUTH_OK = Buffer.from([AUTH_VERSION, 0x00]);
+/** Both answers a client gets before its request, sent as one when it sent greeting and credentials at once. */
+const SELECTED_AUTH_OK = Buffer.concat([USER_PASS_SELECTED, AUTH_OK]);
+const SELECTED_AUTH_OK_GRANTED = Buffer.concat([SELECTED_AUTH_OK, GRANTED]);
+
+/**
+ * Answers of the handshake not yet written. A client that sends greeting, credentials and request at
+ * once (most do) gets all of them with the request's reply in one write: a write is a system call, and
+ * the calls are most of what a new tunnel costs.
+ */
+function owe(owed: Buffer | null, next: Buffer): Buffer {
+  if (!owed) return next;
+  return owed === USER_PASS_SELECTED && next === AUTH_OK ? SELECTED_AUTH_OK : Buffer.concat([owed, next]);
+}
 
 export interface SocksListenerOptions {
   host: string;
@@ -102,11 +117,12 @@ export class SocksListener {
     let stage = Stage.Greeting;
     let input: Buffer = Buffer.alloc(0);
     let admission: Admission | null = null;
+    let owed: Buffer | null = null;
 
     /** Ends the handshake with a last message; end() flushes it before FIN (the timeout still applies). */
     const finish = (last: Buffer): number => {
       stage = Stage.Done;
-      socket.end(last);
+      socket.end(owe(owed, last));
       return -1;
     };
     /** Not SOCKS5: drop without a word. */
@@ -126,7 +142,7 @@ export class SocksListener {
           const size = 2 + input[1]!;
           if (input.length < size) return 0;
           if (!input.subarray(2, size).includes(METHOD_USER_PASS)) return finish(Buffer.from([VERSION, NO_ACCEPTABLE_METHODS]));
-          socket.write(Buffer.from([VERSION, METHOD_USER_PASS]));
+          owed = owe(owed, USER_PASS_SELECTED);
           stage = Stage.Auth;
           return size;
         }
@@ -144,7 +160,7 @@ export class SocksListener {
           admission = admit(username, password, this.opts.authority, this.opts.chooser);
           if (!admission.ok && admission.reason === 'BAD_CREDENTIALS') return finish(Buffer.from([AUTH_VERSION, SOCKS_AUTH_FAILURE]));
           // Valid credentials pass; any other refusal is the REP of the request, where SOCKS has codes.
-          socket.write(Buffer.from([AUTH_VERSION, 0x00]));
+          owed = owe(owed, AUTH_OK);
           stage = Stage.Request;
           return size;
         }
@@ -182,7 +198,7 @@ export class SocksListener {
           if (host === '' || port === 0) return finish(reply(socksCode('BAD_TARGET')));
           stage = Stage.Done;
           socket.removeListener('data', onData);
-          this.connect(socket, admission, host, port, input.subarray(size), tooSlow);
+          this.connect(socket, admission, host, port, input.subarray(size), owed, tooSlow);
           return -1;
         }
         default:
@@ -197,12 +213,18 @@ export class SocksListener {
         if (used <= 0) break;
         input = input.subarray(used);
       }
+      // Waiting for the client's next message: what it is owed goes now.
+      if (stage !== Stage.Done && owed) {
+        socket.write(owed);
+        owed = null;
+      }
       if (stage !== Stage.Done && input.length > MAX_HANDSHAKE) socket.destroy();
     };
     socket.on('data', onData);
   }
 
-  private connect(socket: Socket, admission: Admission & { ok: true }, host: string, port: number, early: Buffer, tooSlow: () => void): void {
+  /** `owed`: handshake answers not yet written, sent ahead of the request's reply. */
+  private connect(socket: Socket, admission: Admission & { ok: true }, host: string, port: number, early: Buffer, owed: Buffer | null, tooSlow: () => void): void {
     // The handshake is done; dialing has its own deadline.
     cancelExpiry(tooSlow);
     socket.pause();
@@ -211,11 +233,11 @@ export class SocksListener {
     socket.once('close', onClientClose);
     cancel = dialExit(admission.exit, host, port, this.opts.connectTimeoutMs, this.opts.guard, (failure, upstream) => {
       socket.removeListener('close', onClientClose);
-      if (failure || !upstream) return void socket.end(reply(socksCode(failure ?? 'UPSTREAM_ERROR')));
+      if (failure || !upstream) return void socket.end(owe(owed, reply(socksCode(failure ?? 'UPSTREAM_ERROR'))));
       if (socket.destroyed) return void upstream.destroy();
       // Billed from the greeting on: the handshake is traffic too.
       this.opts.live.claim(socket, admission.key, 0);
-      socket.write(GRANTED);
+      socket.write(owed === SELECTED_AUTH_OK ? SELECTED_AUTH_OK_GRANTED : owe(owed, GRANTED));
       if (early.length > 0) upstream.write(early);
       splice(socket, upstream);
     });
