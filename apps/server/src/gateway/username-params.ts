@@ -13,7 +13,6 @@ export const STICKY_DEFAULT_LIFE = 10;
 const PLACE = /^[a-z0-9]{1,32}$/;
 const SESSION = /^[A-Za-z0-9_]{1,64}$/;
 const LIFE = /^[0-9]{1,3}$/;
-const KEYS = new Set(['country', 'state', 'city', 'session', 'life']);
 
 /** The proxy account a username names: everything before the first `-` (account names have none). */
 export function accountOf(username: string): string {
@@ -31,34 +30,58 @@ export function parseUsername(username: string): ProxyParams | null {
   const parts = username.split('-');
   const account = parts[0]!.toLowerCase();
   if (account === '' || parts.length % 2 === 0) return null;
-  const seen = new Map<string, string>();
+  // One variable per key rather than a Map: this runs for every connection and request.
+  let rawCountry: string | undefined;
+  let rawState: string | undefined;
+  let rawCity: string | undefined;
+  let session: string | undefined;
+  let life: string | undefined;
   for (let i = 1; i < parts.length; i += 2) {
-    const key = parts[i]!.toLowerCase();
-    if (!KEYS.has(key) || seen.has(key)) return null;
-    seen.set(key, parts[i + 1]!);
+    const value = parts[i + 1]!;
+    switch (parts[i]!.toLowerCase()) {
+      case 'country':
+        if (rawCountry !== undefined) return null;
+        rawCountry = value;
+        break;
+      case 'state':
+        if (rawState !== undefined) return null;
+        rawState = value;
+        break;
+      case 'city':
+        if (rawCity !== undefined) return null;
+        rawCity = value;
+        break;
+      case 'session':
+        if (session !== undefined) return null;
+        session = value;
+        break;
+      case 'life':
+        if (life !== undefined) return null;
+        life = value;
+        break;
+      default:
+        return null;
+    }
   }
 
   let country: string | null = null;
-  const rawCountry = seen.get('country');
   if (rawCountry !== undefined) {
     country = rawCountry.toUpperCase();
     if (!COUNTRY_CODES.has(country)) return null;
   }
-  const state = place(seen.get('state'));
-  const city = place(seen.get('city'));
+  const state = place(rawState);
+  const city = place(rawCity);
   if (state === undefined || city === undefined) return null;
   if ((state !== null || city !== null) && country === null) return null;
 
-  const session = seen.get('session') ?? null;
-  if (session !== null && !SESSION.test(session)) return null;
+  if (session !== undefined && !SESSION.test(session)) return null;
   let lifeMinutes = STICKY_DEFAULT_LIFE;
-  const life = seen.get('life');
   if (life !== undefined) {
-    if (session === null || !LIFE.test(life)) return null;
+    if (session === undefined || !LIFE.test(life)) return null;
     lifeMinutes = Number(life);
     if (lifeMinutes < STICKY_MIN_LIFE || lifeMinutes > STICKY_MAX_LIFE) return null;
   }
-  return { account, country, state, city, session, lifeMinutes };
+  return { account, country, state, city, session: session ?? null, lifeMinutes };
 }
 
 /** undefined = invalid, null = absent. */
