@@ -12,7 +12,10 @@ export function ArticleView({ article, body, showDate }: { article: Article; bod
   const { t, i18n } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   // Opened from far down the list: start reading at the top.
-  useEffect(() => ref.current?.scrollIntoView?.({ block: 'start' }), [article.slug]);
+  // A block body: newer browsers return a Promise from scrollIntoView, and an effect may return only a cleanup function.
+  useEffect(() => {
+    void ref.current?.scrollIntoView?.({ block: 'start' });
+  }, [article.slug]);
   const fallback = article.lang !== normalizeLang(i18n.language);
   return (
     <div ref={ref}>

@@ -33,8 +33,15 @@ function renderPage(Page: ComponentType, path: string) {
   return router;
 }
 
-beforeEach(() => stubApi());
-afterEach(() => vi.unstubAllGlobals());
+// jsdom has no scrollIntoView; Chromium's returns a Promise, which an effect must not hand back to React.
+beforeEach(() => {
+  stubApi();
+  Element.prototype.scrollIntoView = vi.fn(() => Promise.resolve()) as unknown as Element['scrollIntoView'];
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  delete (Element.prototype as Partial<Element>).scrollIntoView;
+});
 
 describe('Knowledge base', () => {
   it('lists the articles, opens one with ?article=, and back and forward move between list and article', async () => {
