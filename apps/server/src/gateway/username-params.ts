@@ -13,6 +13,9 @@ export const STICKY_DEFAULT_LIFE = 10;
 const PLACE = /^[a-z0-9]{1,32}$/;
 const SESSION = /^[A-Za-z0-9_]{1,64}$/;
 const LIFE = /^[0-9]{1,3}$/;
+const KEYS = ['country', 'state', 'city', 'session', 'life'] as const;
+type Key = (typeof KEYS)[number];
+const isKey = (key: string): key is Key => (KEYS as readonly string[]).includes(key);
 
 /** The proxy account a username names: everything before the first `-` (account names have none). */
 export function accountOf(username: string): string {
@@ -30,39 +33,14 @@ export function parseUsername(username: string): ProxyParams | null {
   const parts = username.split('-');
   const account = parts[0]!.toLowerCase();
   if (account === '' || parts.length % 2 === 0) return null;
-  // One variable per key rather than a Map: this runs for every connection and request.
-  let rawCountry: string | undefined;
-  let rawState: string | undefined;
-  let rawCity: string | undefined;
-  let session: string | undefined;
-  let life: string | undefined;
+  // A fixed-shape object rather than a Map: this runs for every connection and request.
+  const raw: Record<Key, string | undefined> = { country: undefined, state: undefined, city: undefined, session: undefined, life: undefined };
   for (let i = 1; i < parts.length; i += 2) {
-    const value = parts[i + 1]!;
-    switch (parts[i]!.toLowerCase()) {
-      case 'country':
-        if (rawCountry !== undefined) return null;
-        rawCountry = value;
-        break;
-      case 'state':
-        if (rawState !== undefined) return null;
-        rawState = value;
-        break;
-      case 'city':
-        if (rawCity !== undefined) return null;
-        rawCity = value;
-        break;
-      case 'session':
-        if (session !== undefined) return null;
-        session = value;
-        break;
-      case 'life':
-        if (life !== undefined) return null;
-        life = value;
-        break;
-      default:
-        return null;
-    }
+    const key = parts[i]!.toLowerCase();
+    if (!isKey(key) || raw[key] !== undefined) return null;
+    raw[key] = parts[i + 1]!;
   }
+  const { country: rawCountry, state: rawState, city: rawCity, session, life } = raw;
 
   let country: string | null = null;
   if (rawCountry !== undefined) {

@@ -1,27 +1,14 @@
-import type { SiteLinks } from '@resi/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
+import { NO_LINKS, stubSiteApi as stubApi } from '@/test/site-api-stub';
 import BlogPage from './blog-page';
 import FaqPage from './faq-page';
 import KnowledgeBasePage from './knowledge-base-page';
 
-const NO_LINKS: SiteLinks = { knowledgeBase: null, faq: null, blog: null, toolbox: null };
-const endpoint = { host: 'gw.acme.example', httpPort: 9001, socksPort: 9002, checkUrl: 'https://ip.acme.example/json' };
-
-function stubApi(links: SiteLinks = NO_LINKS) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      if (url === '/api/site') return Response.json({ data: { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links } });
-      if (url === '/api/proxy/endpoint') return Response.json({ data: endpoint });
-      return Response.json({ code: 'NOT_FOUND', message: 'not found' }, { status: 404 });
-    }),
-  );
-}
 
 function renderPage(Page: ComponentType, path: string) {
   const router = createMemoryRouter([{ path: path.split('?')[0], element: <Page /> }], { initialEntries: [path] });

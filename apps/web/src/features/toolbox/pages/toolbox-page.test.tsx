@@ -1,24 +1,11 @@
-import type { SiteLinks } from '@resi/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
+import { NO_LINKS, stubSiteApi as stubApi } from '@/test/site-api-stub';
 import ToolboxPage from './toolbox-page';
 
-const NO_LINKS: SiteLinks = { knowledgeBase: null, faq: null, blog: null, toolbox: null };
-const endpoint = { host: 'gw.acme.example', httpPort: 9001, socksPort: 9002, checkUrl: 'https://ip.acme.example/json' };
-
-function stubApi(links: SiteLinks = NO_LINKS) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      if (url === '/api/site') return Response.json({ data: { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links } });
-      if (url === '/api/proxy/endpoint') return Response.json({ data: endpoint });
-      return Response.json({ code: 'NOT_FOUND', message: 'not found' }, { status: 404 });
-    }),
-  );
-}
 
 function renderAt(path: string) {
   const router = createMemoryRouter([{ path: '/toolbox', element: <ToolboxPage /> }], { initialEntries: [path] });
