@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { SocksClient } from 'socks';
-import { cancelExpiry, expireAt } from './deadlines';
+import { Deadline } from './deadlines';
 import { DESTINATION_FORBIDDEN_CODE, type DestinationGuard } from './destination-guard';
 import type { Exit } from './ports';
 import { type DialFailure, type UpstreamFailure, failureOfErrno } from './statuses';
@@ -52,7 +52,7 @@ function dialDirect(host: string, port: number, timeoutMs: number, guard: Destin
     // Drop our listeners: a long-lived tunnel must not keep this dial's closures (and the request).
     socket.removeListener('connect', onConnect);
     socket.removeListener('error', onError);
-    cancelExpiry(onTimeout);
+    deadline.cancel();
     if (failure) {
       socket.on('error', ignore).destroy();
       done(failure, null);
@@ -63,14 +63,14 @@ function dialDirect(host: string, port: number, timeoutMs: number, guard: Destin
   };
   const onConnect = () => finish(null);
   const onError = (err: NodeJS.ErrnoException) => finish(err.code === DESTINATION_FORBIDDEN_CODE ? 'DESTINATION_FORBIDDEN' : failureOfErrno(err.code));
-  const onTimeout = () => finish('UPSTREAM_TIMEOUT');
+  const deadline = new Deadline(() => finish('UPSTREAM_TIMEOUT'));
   socket.once('connect', onConnect);
   socket.on('error', onError);
-  expireAt(Date.now() + timeoutMs, onTimeout);
+  deadline.arm(Date.now() + timeoutMs);
   return () => {
     if (settled) return;
     settled = true;
-    cancelExpiry(onTimeout);
+    deadline.cancel();
     socket.on('error', ignore).destroy();
   };
 }
@@ -104,7 +104,7 @@ function dialHttpProxy(url: URL, host: string, port: number, timeoutMs: number, 
     socket.removeListener('data', onData);
     socket.removeListener('error', onError);
     socket.removeListener('end', onEnd);
-    cancelExpiry(onTimeout);
+    deadline.cancel();
     if (failure) {
       socket.on('error', ignore).destroy();
       done(failure, null);
@@ -132,15 +132,15 @@ function dialHttpProxy(url: URL, host: string, port: number, timeoutMs: number, 
   };
   const onError = (err: NodeJS.ErrnoException) => finish(failureOfErrno(err.code));
   const onEnd = () => finish('UPSTREAM_ERROR');
-  const onTimeout = () => finish('UPSTREAM_TIMEOUT');
+  const deadline = new Deadline(() => finish('UPSTREAM_TIMEOUT'));
   socket.on('data', onData);
   socket.on('error', onError);
   socket.once('end', onEnd);
-  expireAt(Date.now() + timeoutMs, onTimeout);
+  deadline.arm(Date.now() + timeoutMs);
   return () => {
     if (settled) return;
     settled = true;
-    cancelExpiry(onTimeout);
+    deadline.cancel();
     socket.on('error', ignore).destroy();
   };
 }

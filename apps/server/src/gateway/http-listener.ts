@@ -3,12 +3,13 @@ import http from 'node:http';
 import net, { type Socket } from 'node:net';
 import { type PrepareRequestFunctionOpts, type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
 import { admit, basicCredentials } from './admission';
-import { cancelExpiry, expireAt } from './deadlines';
+import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
 import type { LiveConnections } from './live-connections';
 import type { ExitChooser, GatewayAuthority } from './ports';
+import { IndexedSet } from './indexed-set';
 import { GatewayRequest, GatewayResponse, PlainSocket } from './plain-exchange';
 import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, requestError } from './statuses';
 import { splice } from './tunnel';
@@ -57,8 +58,8 @@ export class HttpListener extends Server {
   private readonly states = new WeakMap<Socket, PlainSocket>();
   private readonly agents: UpstreamAgents;
   private readonly onSocketClose: (this: Socket) => void;
-  /** proxy-chain's connection ids, kept beside the sockets rather than on them (see tunnel.ts). */
-  private readonly ids = new WeakMap<Socket, number>();
+  /** Every open client socket, for `close()`: in place of proxy-chain's Map of them (see indexed-set.ts). */
+  private readonly open = new IndexedSet<Socket>();
   /** Accepts the connections; the HTTP server gets those that are not a plain CONNECT. */
   private readonly front: net.Server;
 
@@ -79,26 +80,26 @@ export class HttpListener extends Server {
       this.track(req, res);
       void this.onRequest(req, res);
     });
-    const { connections, ids } = this;
+    const { open, states } = this;
     this.onSocketClose = function (this: Socket) {
-      connections.delete(ids.get(this)!);
+      open.delete(this);
+      // Deleted, not left to the WeakMap: an entry left behind keeps its value alive through scavenges (tunnel.ts).
+      states.delete(this);
       opts.live.release(this);
     };
   }
 
   /**
-   * Replaces proxy-chain's per-socket registration (three closures, a stats event on close) with one
-   * shared 'close' listener; `connections` stays for `close(true)`.
+   * Replaces proxy-chain's per-socket registration (an id, three closures, a stats event on close)
+   * with one shared 'close' listener.
    */
   override onConnection(socket: Socket): void {
     // Registered once, by `accept`; the HTTP server's 'connection' event for a handed-over socket comes here again.
-    if (this.ids.has(socket)) return;
+    if (this.open.has(socket)) return;
     // proxy-chain first drops sockets without `remoteAddress` (nodejs/node#23858: reset before
     // 'connection'); that costs a getpeername() per connection, and such a socket closes by itself,
     // which is all the registry needs.
-    const id = this.lastHandlerId++;
-    this.ids.set(socket, id);
-    this.connections.set(id, socket);
+    this.open.add(socket);
     socket.once('close', this.onSocketClose);
     // Errors before a path attaches its own handlers (apify/proxy-chain#53) must not crash the process.
     socket.on('error', ignore);
@@ -113,6 +114,10 @@ export class HttpListener extends Server {
         resolve();
       });
     });
+  }
+
+  override closeConnections(): void {
+    for (const socket of this.open.toArray()) socket.destroy();
   }
 
   override async close(): Promise<void> {
@@ -155,10 +160,9 @@ export class HttpListener extends Server {
   private accept(socket: Socket): void {
     this.onConnection(socket);
     // A client that connects and says nothing is dropped (the HTTP server's headersTimeout, for the path it never reaches).
-    const silent = () => socket.destroy();
-    expireAt(Date.now() + FIRST_BYTES_TIMEOUT_MS, silent);
+    const silent = expireAt(Date.now() + FIRST_BYTES_TIMEOUT_MS, () => socket.destroy());
     socket.once('data', (chunk: Buffer) => {
-      cancelExpiry(silent);
+      silent.cancel();
       const head = parseConnectHead(chunk);
       // Paused until the tunnel pipes it: bytes a client sends before our 200 must wait, not be dropped.
       socket.pause();

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { IndexedSet } from './indexed-set';
 
 /** Who a client connection's bytes belong to (usage rows are per account, hour and exit country). */
 export interface MeterKey {
@@ -32,13 +33,16 @@ function sentBytes(socket: Socket): number {
  * that owns a socket calls `release` when it closes (one 'close' listener per socket, not two).
  */
 export class LiveConnections {
-  private readonly bySocket = new Map<Socket, Live>();
-  private readonly byAccount = new Map<number, Set<Live>>();
+  // No Map or Set keyed by sockets or their records: see indexed-set.ts.
+  private readonly bySocket = new WeakMap<Socket, Live>();
+  private readonly all = new IndexedSet<Live>();
+  /** Accounts come and go far less often than connections: a Map is fine here. */
+  private readonly byAccount = new Map<number, IndexedSet<Live>>();
 
   constructor(private readonly record: RecordBytes) {}
 
   get size(): number {
-    return this.bySocket.size;
+    return this.all.size;
   }
 
   /**
@@ -61,6 +65,7 @@ export class LiveConnections {
     if (!live) {
       const fresh: Live = { socket, key, read: 0, sent: 0 };
       this.bySocket.set(socket, fresh);
+      this.all.add(fresh);
       this.index(fresh);
       return true;
     }
@@ -84,7 +89,7 @@ export class LiveConnections {
 
   /** Records every live socket's bytes since the last harvest. */
   harvest(): void {
-    for (const live of this.bySocket.values()) this.take(live);
+    this.all.forEach((live) => this.take(live));
   }
 
   accounts(): number[] {
@@ -95,7 +100,7 @@ export class LiveConnections {
   closeAccount(accountId: number): number {
     const set = this.byAccount.get(accountId);
     if (!set) return 0;
-    const sockets = [...set].map((l) => l.socket);
+    const sockets = set.toArray().map((l) => l.socket);
     for (const s of sockets) s.destroy();
     return sockets.length;
   }
@@ -103,7 +108,8 @@ export class LiveConnections {
   /** Records and forgets every connection (shutdown: the sockets are being destroyed). */
   drain(): void {
     this.harvest();
-    this.bySocket.clear();
+    this.all.forEach((live) => this.bySocket.delete(live.socket));
+    this.all.clear();
     this.byAccount.clear();
   }
 
@@ -113,6 +119,7 @@ export class LiveConnections {
     if (!live) return;
     this.take(live);
     this.bySocket.delete(socket);
+    this.all.delete(live);
     this.unindex(live);
   }
 
@@ -135,7 +142,7 @@ export class LiveConnections {
 
   private index(live: Live): void {
     let set = this.byAccount.get(live.key.accountId);
-    if (!set) this.byAccount.set(live.key.accountId, (set = new Set()));
+    if (!set) this.byAccount.set(live.key.accountId, (set = new IndexedSet()));
     set.add(live);
   }
 

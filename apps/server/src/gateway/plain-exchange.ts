@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { cancelExpiry, expireAt } from './deadlines';
+import { Deadline } from './deadlines';
 import { type DialFailure, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES } from './statuses';
 
 /*
@@ -24,6 +24,7 @@ export class PlainSocket {
   boundary = 0;
   /** Responses whose request was read whole and which are still open, oldest first (with pipelining, several). */
   private awaiting: GatewayResponse[] = [];
+  private readonly deadline = new Deadline(() => this.expire());
 
   constructor(private readonly socket: { bytesRead: number }) {}
 
@@ -35,7 +36,7 @@ export class PlainSocket {
 
   await(res: GatewayResponse): void {
     this.awaiting.push(res);
-    if (this.awaiting.length === 1) expireAt(res.dueAt, this);
+    if (this.awaiting.length === 1) this.deadline.arm(res.dueAt);
   }
 
   forget(res: GatewayResponse): void {
@@ -56,8 +57,8 @@ export class PlainSocket {
 
   private rearm(): void {
     const next = this.awaiting[0];
-    if (next) expireAt(next.dueAt, this);
-    else cancelExpiry(this);
+    if (next) this.deadline.arm(next.dueAt);
+    else this.deadline.cancel();
   }
 }
 

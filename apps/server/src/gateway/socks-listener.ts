@@ -1,6 +1,7 @@
 import net, { type Socket } from 'node:net';
 import { type Admission, admit } from './admission';
-import { cancelExpiry, expireAt } from './deadlines';
+import { type Deadline, expireAt } from './deadlines';
+import { IndexedSet } from './indexed-set';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
@@ -74,7 +75,8 @@ export interface SocksListenerOptions {
 
 export class SocksListener {
   private readonly server: net.Server;
-  private readonly sockets = new Set<Socket>();
+  /** Every open client socket, for `close()` (an IndexedSet, not a Set: see indexed-set.ts). */
+  private readonly sockets = new IndexedSet<Socket>();
   port = 0;
   private readonly onSocketClose: (this: Socket) => void;
 
@@ -101,7 +103,7 @@ export class SocksListener {
   /** Stops accepting and destroys every connection. */
   close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const s of this.sockets) s.destroy();
+    for (const s of this.sockets.toArray()) s.destroy();
     return closed;
   }
 
@@ -111,8 +113,7 @@ export class SocksListener {
     // Resets are normal; a socket without an 'error' listener would take the process down.
     socket.on('error', destroySelf);
     // Stays armed after a refusal too: a client that does not close after our last word is dropped.
-    const tooSlow = () => socket.destroy();
-    expireAt(Date.now() + this.opts.handshakeTimeoutMs, tooSlow);
+    const tooSlow = expireAt(Date.now() + this.opts.handshakeTimeoutMs, () => socket.destroy());
 
     let stage = Stage.Greeting;
     let input: Buffer = Buffer.alloc(0);
@@ -224,9 +225,9 @@ export class SocksListener {
   }
 
   /** `owed`: handshake answers not yet written, sent ahead of the request's reply. */
-  private connect(socket: Socket, admission: Admission & { ok: true }, host: string, port: number, early: Buffer, owed: Buffer | null, tooSlow: () => void): void {
+  private connect(socket: Socket, admission: Admission & { ok: true }, host: string, port: number, early: Buffer, owed: Buffer | null, tooSlow: Deadline): void {
     // The handshake is done; dialing has its own deadline.
-    cancelExpiry(tooSlow);
+    tooSlow.cancel();
     socket.pause();
     let cancel = () => undefined as void;
     const onClientClose = () => cancel();

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { cancelExpiry, expireAt } from './deadlines';
+import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { Exit } from './ports';
@@ -22,9 +22,10 @@ export class ExitAgent extends http.Agent {
 
   override createConnection(options: http.ClientRequestArgs): Duplex {
     const socket = net.createConnection(options as net.NetConnectOpts);
-    const onTimeout = () => socket.destroy(Object.assign(new Error(`no connection within ${this.connectTimeoutMs} ms`), { code: 'ETIMEDOUT' }));
-    const settle = () => cancelExpiry(onTimeout);
-    expireAt(Date.now() + this.connectTimeoutMs, onTimeout);
+    const deadline = expireAt(Date.now() + this.connectTimeoutMs, () =>
+      socket.destroy(Object.assign(new Error(`no connection within ${this.connectTimeoutMs} ms`), { code: 'ETIMEDOUT' })),
+    );
+    const settle = () => deadline.cancel();
     socket.once('connect', settle);
     socket.once('close', settle);
     // proxy-chain maps only ENOTFOUND among the "cannot reach" errnos; give the others (EAI_AGAIN,
