@@ -150,15 +150,35 @@ describe.each(DIALECTS)('cut-off events in one process on %s', (dialect) => {
 
     const open = await tunnel(g2, web.port, c.username);
     const closing = closedWithin(open.socket, WAIT_MS);
-    // Setting or lowering a cap makes the gateways look again; raising one does not.
+    // Setting, lowering or raising a cap makes the gateways look again; saving the same one does not.
     const before = events.length;
     expect((await call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body: { limitBytes: 10 * MB } })).status).toBe(200);
     expect((await call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body: { limitBytes: 20 * MB } })).status).toBe(200);
-    expect(events.length).toBe(before + 1);
+    expect((await call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body: { limitBytes: 20 * MB } })).status).toBe(200);
+    expect(events.length).toBe(before + 2);
     expect((await call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body: { limitBytes: 64 * KB } })).status).toBe(200);
     expect(await closing).not.toBe(Infinity);
     const again = await tunnel(g2, web.port, c.username);
     expect([again.status, again.headers['x-gateway-reason']]).toEqual([403, 'ACCOUNT_CAP']);
+
+    // Raised above what was used: admitted again at once.
+    expect((await call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body: { limitBytes: 10 * MB } })).status).toBe(200);
+    expect((await tunnel(g2, web.port, c.username)).status).toBe(200);
+  });
+
+  it('a new account works at once, and so does one enabled again', async () => {
+    // Not `customer()`: nothing re-reads the store for the gateways here but the API's own events.
+    const c = await gatewayCustomer(t, admin, [[64 * MB, 30]]);
+    expect(events.at(-1)).toEqual({ userId: c.user.id, accountId: c.accountId });
+    expect((await tunnel(g1, web.port, c.username)).status).toBe(200);
+    const viaSocks = await socks(g2, web.port, c.username);
+    expect([viaSocks.authStatus, viaSocks.rep]).toEqual([0, 0]);
+
+    expect((await call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body: { status: 'disabled' } })).status).toBe(200);
+    expect((await tunnel(g1, web.port, c.username)).headers['x-gateway-reason']).toBe('ACCOUNT_DISABLED');
+    expect((await call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body: { status: 'active' } })).status).toBe(200);
+    expect((await tunnel(g1, web.port, c.username)).status).toBe(200);
+    expect((await tunnel(g2, web.port, c.username)).status).toBe(200);
   });
 
   it('a balance one gateway’s flush finds spent closes the tunnels on the other gateway', async () => {

@@ -55,6 +55,8 @@ export class ProxyAccountService {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      // The gateways learn of it now rather than at their next poll: a line pasted at once works at once.
+      await this.cutoffs?.publish({ userId, accountId: row.id });
       return this.toDto(row);
     } catch (err) {
       // Usernames are proxy logins for everyone on the gateway: taken is taken, whoever holds it.
@@ -84,7 +86,10 @@ export class ProxyAccountService {
     const newPassword = body.password !== undefined && body.password !== this.box.open(before.password_sealed);
     const disabled = row.status !== 'active' && before.status === 'active';
     const lowered = row.limit_bytes !== null && (before.limit_bytes === null || Number(row.limit_bytes) < Number(before.limit_bytes));
-    if (newPassword || disabled || lowered) await this.cutoffs?.publish({ userId, accountId: id, closeLive: newPassword || undefined });
+    // Re-enabled or given more room: admitted again at once, not at the gateways' next poll.
+    const enabled = row.status === 'active' && before.status !== 'active';
+    const raised = before.limit_bytes !== null && (row.limit_bytes === null || Number(row.limit_bytes) > Number(before.limit_bytes));
+    if (newPassword || disabled || lowered || enabled || raised) await this.cutoffs?.publish({ userId, accountId: id, closeLive: newPassword || undefined });
     return this.toDto(row);
   }
 
