@@ -1,10 +1,10 @@
 import net, { type Socket } from 'node:net';
 import { type Admission, admit } from './admission';
 import { type Deadline, expireAt } from './deadlines';
-import { IndexedSet } from './indexed-set';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
+import { IndexedSet } from './indexed-set';
 import type { LiveConnections } from './live-connections';
 import type { ExitChooser, GatewayAuthority } from './ports';
 import { type GatewayReason, SOCKS_AUTH_FAILURE, SOCKS_REPLY, STATUSES } from './statuses';
