@@ -70,6 +70,23 @@ describe('CheckoutModal', () => {
     expect(checked?.textContent).toContain('Manual payment');
   });
 
+  it('keeps the method shown selected when the list reloads with another one first', () => {
+    const events: CheckoutEvents = { onMethod: vi.fn(), onPaid: vi.fn(), onClose: vi.fn() };
+    const client = createQueryClient();
+    const modal = (methods: PayMethod[]) => (
+      <QueryClientProvider client={client}>
+        <MemoryRouter>
+          <CheckoutModal pkg={pkg} methods={methods} methodsLoading={false} events={events} />
+        </MemoryRouter>
+      </QueryClientProvider>
+    );
+    const { rerender } = render(modal(['sandbox']));
+    // Clicking the preselected choice changes nothing, as in a browser.
+    fireEvent.click(screen.getByTestId('pay-method-sandbox'));
+    rerender(modal(['manual', 'sandbox']));
+    expect(document.querySelector('.pay-method-option--active')?.textContent).toContain('Sandbox');
+  });
+
   it('orders the package with the chosen method, opens the provider page in a new tab and shows the payment step', async () => {
     const openTab = vi.spyOn(browser, 'openTab').mockReturnValue(null);
     fetchMock.mockImplementation(async (url) => {

@@ -81,6 +81,11 @@ function CheckoutMethod({
   const [picked, setPicked] = useState<PayMethod | undefined>(undefined);
   // The first offered method is preselected; a pick survives the list reloading.
   const method = picked && methods.includes(picked) ? picked : methods[0];
+  // And so does the preselection: a method enabled meanwhile may come first in the reloaded list, and
+  // the customer, who saw (and maybe clicked) the one shown selected, must not pay with another.
+  useEffect(() => {
+    if (method && method !== picked) setPicked(method);
+  }, [method, picked]);
   const price = formatMoney(pkg.price, pkg.currency, lang);
 
   const choose = (value: PayMethod) => {
