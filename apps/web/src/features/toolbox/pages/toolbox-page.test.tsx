@@ -2,10 +2,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { notify } from '@/lib/notify';
 import { createQueryClient } from '@/lib/query-client';
 import { NO_LINKS, stubSiteApi as stubApi } from '@/test/site-api-stub';
 import ToolboxPage from './toolbox-page';
-
 
 function renderAt(path: string) {
   const router = createMemoryRouter([{ path: '/toolbox', element: <ToolboxPage /> }], { initialEntries: [path] });
@@ -81,7 +81,11 @@ describe('Proxy line converter', () => {
       'curl -x http://shop_1-country-us:Secret123@gw.acme.example:9001 https://ip.acme.example/json\ncurl -x socks5h://shop_1:Secret123@gw.acme.example:9002 https://ip.acme.example/json',
     );
 
+    // The toast is antd's static message, rendered outside this test's tree: spied on, so none is left
+    // rendering after the test environment is gone.
+    const toast = vi.spyOn(notify, 'success').mockImplementation(() => undefined);
     fireEvent.click(screen.getByTestId('converter-copy'));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(screen.getByTestId('converter-output').textContent));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith('Lines copied: 2'));
   });
 });
