@@ -83,9 +83,8 @@ function CheckoutMethod({
   const method = picked && methods.includes(picked) ? picked : methods[0];
   // And so does the preselection: a method enabled meanwhile may come first in the reloaded list, and
   // the customer, who saw (and maybe clicked) the one shown selected, must not pay with another.
-  useEffect(() => {
-    if (method && method !== picked) setPicked(method);
-  }, [method, picked]);
+  // Recorded while rendering (React's pattern for state derived from props), not in an effect.
+  if (method && method !== picked) setPicked(method);
   const price = formatMoney(pkg.price, pkg.currency, lang);
 
   const choose = (value: PayMethod) => {
