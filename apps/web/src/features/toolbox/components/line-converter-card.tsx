@@ -46,7 +46,6 @@ export function LineConverterCard({ endpoint }: { endpoint: ProxyEndpoint }) {
           <Radio.Group
             value={target}
             onChange={(e) => setTarget(e.target.value as LineFormat)}
-            optionType="button"
             options={LINE_FORMATS.map((f) => ({ value: f, label: t(FORMAT_LABEL[f]) }))}
             data-testid="converter-target"
           />
