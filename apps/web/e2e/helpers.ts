@@ -40,6 +40,9 @@ export async function apiRegister(request: APIRequestContext, email: string, pas
 /** Full-page screenshot kept as a test artefact under artifacts/screenshots. */
 export async function keepScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(E2E.screenshots, { recursive: true });
+  // From the top: a full-page capture of a scrolled page draws the fixed side menu and the sticky
+  // header at the scroll offset, in the middle of the picture, where no user ever sees them.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(E2E.screenshots, `${name}.png`), fullPage: true });
 }
 
