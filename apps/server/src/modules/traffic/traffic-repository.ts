@@ -36,6 +36,14 @@ export class TrafficRepository {
   }
 }
 
+/**
+ * The time bucket of a `usage_hourly as u` row: the stored ISO hour, or for days its first 10 characters,
+ * the UTC date (the same on both dialects).
+ */
+export function usageBucket(granularity: 'hour' | 'day') {
+  return granularity === 'hour' ? sql<string>`u.hour` : sql<string>`substr(u.hour, 1, 10)`;
+}
+
 export interface UsageRow {
   bucket: string;
   bytes_up: number;
@@ -52,9 +60,8 @@ export class UsageRepository {
     return q;
   }
 
-  /** Hour buckets are the stored ISO hour; day buckets its first 10 characters (same on both dialects). */
   series(userId: number, since: string, granularity: 'hour' | 'day', accountId?: number): Promise<UsageRow[]> {
-    const bucket = granularity === 'hour' ? sql<string>`u.hour` : sql<string>`substr(u.hour, 1, 10)`;
+    const bucket = usageBucket(granularity);
     return this.base(userId, since, accountId)
       .select([bucket.as('bucket'), (eb) => eb.fn.sum<number>('u.bytes_up').as('bytes_up'), (eb) => eb.fn.sum<number>('u.bytes_down').as('bytes_down')])
       .groupBy(bucket)

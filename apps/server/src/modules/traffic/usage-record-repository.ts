@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { usageBucket } from './traffic-repository';
 import type { UsageRange } from './usage-range';
 
 export interface UsageRecordFilter extends UsageRange {
@@ -60,7 +61,7 @@ export class UsageRecordRepository {
   }
 
   private grouped(f: UsageRecordFilter) {
-    const bucket = f.granularity === 'hour' ? sql<string>`u.hour` : sql<string>`substr(u.hour, 1, 10)`;
+    const bucket = usageBucket(f.granularity);
     // A left join: usage must never vanish from the record because its account row is missing.
     return this.filtered(f)
       .leftJoin('proxy_accounts as a', 'a.id', 'u.account_id')
