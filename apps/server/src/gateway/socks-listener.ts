@@ -56,7 +56,10 @@ const SELECTED_AUTH_OK_GRANTED = Buffer.concat([SELECTED_AUTH_OK, GRANTED]);
  */
 function owe(owed: Buffer | null, next: Buffer): Buffer {
   if (!owed) return next;
-  return owed === USER_PASS_SELECTED && next === AUTH_OK ? SELECTED_AUTH_OK : Buffer.concat([owed, next]);
+  // The usual sequences are prebuilt: no allocation per tunnel.
+  if (owed === USER_PASS_SELECTED && next === AUTH_OK) return SELECTED_AUTH_OK;
+  if (owed === SELECTED_AUTH_OK && next === GRANTED) return SELECTED_AUTH_OK_GRANTED;
+  return Buffer.concat([owed, next]);
 }
 
 export interface SocksListenerOptions {
@@ -238,7 +241,7 @@ export class SocksListener {
       if (socket.destroyed) return void upstream.destroy();
       // Billed from the greeting on: the handshake is traffic too.
       this.opts.live.claim(socket, admission.key, 0);
-      socket.write(owed === SELECTED_AUTH_OK ? SELECTED_AUTH_OK_GRANTED : owe(owed, GRANTED));
+      socket.write(owe(owed, GRANTED));
       if (early.length > 0) upstream.write(early);
       splice(socket, upstream);
     });
