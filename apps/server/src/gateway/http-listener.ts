@@ -7,6 +7,7 @@ import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
+import { stripHopByHop } from './hop-by-hop';
 import { IndexedSet } from './indexed-set';
 import type { LiveConnections } from './live-connections';
 import type { ExitChooser, GatewayAuthority } from './ports';
@@ -68,7 +69,6 @@ export class HttpListener extends Server {
     this.agents = new UpstreamAgents(opts.connectTimeoutMs);
     // allowHalfOpen as node:http has it: a client's FIN must not end the tunnel's other direction.
     this.front = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
-    this.prepareRequestFunction = (o) => this.preparePlain(o);
     // Our own HTTP server in place of the one proxy-chain made (which never listens): the same handlers,
     // with request and response classes that carry each plain request's state (plain-exchange.ts).
     const server = http.createServer({ IncomingMessage: GatewayRequest, ServerResponse: GatewayResponse });
@@ -133,6 +133,18 @@ export class HttpListener extends Server {
     res.track(plain, this.opts.responseTimeoutMs);
   }
 
+  /**
+   * Credentials of a plain request, read as the CONNECT path reads them. proxy-chain's own reading
+   * answers 400 to an empty or non-Basic Proxy-Authorization; to us that is no credentials: 407 with
+   * `Proxy-Authenticate`, so the client can retry with Basic (RFC 9110 §11.7.1).
+   */
+  override async callPrepareRequestFunction(request: http.IncomingMessage, handlerOpts: Parameters<Server['callPrepareRequestFunction']>[1]): Promise<PrepareRequestFunctionResult> {
+    const { username, password } = basicCredentials(request.headers['proxy-authorization']);
+    // Only plain `http:` requests get here (proxy-chain refuses other schemes; CONNECT is ours): 80 by default.
+    const target = handlerOpts.trgParsed!;
+    return this.preparePlain({ connectionId: 0, request, username, password, hostname: target.hostname, port: target.port ? Number(target.port) : 80, isHttp: true });
+  }
+
   private preparePlain({ request, username, password, hostname, port }: PrepareRequestFunctionOpts): PrepareRequestFunctionResult {
     const a = admit(username, password, this.opts.authority, this.opts.chooser);
     if (!a.ok) throw requestError(a.reason);
@@ -142,6 +154,8 @@ export class HttpListener extends Server {
     const state = this.states.get(request.socket);
     const boundary = state && state.inFlight <= 1 ? state.boundary : null;
     if (!this.opts.live.claim(request.socket, a.key, boundary)) throw requestError('ACCOUNT_SWITCH');
+    // proxy-chain forwards `request.rawHeaders` (less its own hop-by-hop list) after this returns.
+    stripHopByHop(request.rawHeaders);
     if (a.exit.kind === 'direct') {
       // A name is checked by the lookup the direct agent's new connection resolves it with (kept-alive ones were checked when made).
       const res = (request as GatewayRequest).response;
