@@ -37,14 +37,18 @@ export class SessionService {
 
   async authenticate(token: string): Promise<{ user: UserRow; sessionId: number } | null> {
     const now = this.clock.now();
-    const session = await this.db
-      .selectFrom('sessions')
-      .select(['id', 'user_id', 'last_seen_at', 'expires_at'])
-      .where('token_hash', '=', sha256(token))
+    // One query for both: this runs on every signed-in request.
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .selectAll('u')
+      .select(['s.id as session_id', 's.last_seen_at as session_seen_at', 's.expires_at as session_expires_at'])
+      .where('s.token_hash', '=', sha256(token))
       .executeTakeFirst();
-    if (!session || session.expires_at <= iso(now)) return null;
-    const user = await this.db.selectFrom('users').selectAll().where('id', '=', session.user_id).executeTakeFirst();
-    if (!user || user.status !== 'active') return null;
+    if (!row || row.session_expires_at <= iso(now)) return null;
+    const { session_id, session_seen_at, session_expires_at: _expires, ...user } = row;
+    if (user.status !== 'active') return null;
+    const session = { id: session_id, last_seen_at: session_seen_at };
     if (now.getTime() - Date.parse(session.last_seen_at) >= TOUCH_EVERY) {
       await this.db
         .updateTable('sessions')

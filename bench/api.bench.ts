@@ -1,0 +1,119 @@
+/**
+ * API benchmark (`npm run bench:api`; not a test). The built server (`--role=api`, SQLite in a temporary
+ * DATA_DIR, logging at its default level to /dev/null, as an operator runs it) beside a Fastify hello
+ * world, each in its own process, loaded with autocannon from this one. Prints requests/s and latency
+ * per route and the ratio to hello world that the target is stated in (GET /api/user ≥ 0.5×).
+ */
+import autocannon from 'autocannon';
+import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const quick = process.argv.includes('--quick');
+const DURATION_S = quick ? 3 : 10;
+const ROUNDS = quick ? 1 : 3;
+const CONNECTIONS = 50;
+const CAPTCHA = '2468';
+const ADMIN = { email: 'bench-admin@example.com', password: 'bench-password-1' };
+
+// Servers on CPU 0, the load generator on the rest (as in the gateway bench); unpinned without taskset.
+const pinning = cpus().length > 1 && spawnSync('taskset', ['-V']).status === 0;
+const pin = (pid: number | undefined, list: string) => pinning && pid && spawnSync('taskset', ['-a', '-p', '-c', list, String(pid)], { stdio: 'ignore' });
+
+function waitForPort(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: { port: number }) => resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+async function startHello(): Promise<{ port: number; stop: () => void }> {
+  const child = fork(join(ROOT, 'bench', 'api-hello.ts'), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  pin(child.pid, '0');
+  return { port: await waitForPort(child), stop: () => child.kill() };
+}
+
+async function startApi(port: number): Promise<{ stop: () => void; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'resi-bench-api-'));
+  const out = openSync('/dev/null', 'w');
+  const child = spawn(process.execPath, [join(ROOT, 'apps/server/dist/main.js'), '--role=api'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, NODE_ENV: 'test', CAPTCHA_TEST_ANSWER: CAPTCHA, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    stdio: ['ignore', out, 'inherit'],
+  });
+  pin(child.pid, '0');
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (let i = 0; i < 200 && !exited; i++) {
+    const up = await fetch(`http://127.0.0.1:${port}/api/site`).then((r) => r.ok, () => false);
+    if (up) return { stop: () => child.kill(), dir };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error('the API did not start');
+}
+
+async function adminToken(base: string): Promise<string> {
+  const captcha = (await (await fetch(`${base}/api/captcha`)).json()) as { data: { id: string } };
+  const res = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: ADMIN.email, password: ADMIN.password, captchaId: captcha.data.id, captcha: CAPTCHA }),
+  });
+  const body = (await res.json()) as { token?: string };
+  if (!body.token) throw new Error(`login failed: ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  const bad = r.non2xx + r.errors + r.timeouts;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: bad };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  pin(process.pid, '1-' + (cpus().length - 1));
+  spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const stops: (() => void)[] = [];
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const hello = await startHello();
+    stops.push(hello.stop);
+    const api = await startApi(port);
+    stops.push(api.stop, () => rmSync(api.dir, { recursive: true, force: true }));
+    const auth = { authorization: `Bearer ${await adminToken(base)}` };
+    const targets: [string, string, Record<string, string>][] = [
+      ['Fastify hello world', `http://127.0.0.1:${hello.port}/hello`, {}],
+      ['GET /api/user (signed in)', `${base}/api/user`, auth],
+      ['GET /api/manage/order (admin list)', `${base}/api/manage/order?page=1&pageSize=20`, auth],
+    ];
+    const runs = new Map<string, Figures[]>(targets.map(([name]) => [name, []]));
+    // Interleaved rounds: a slow moment of the machine hits every target alike.
+    for (let round = 0; round < ROUNDS; round++) for (const [name, url, headers] of targets) runs.get(name)!.push(await load(url, headers));
+    const rows = targets.map(([name]) => {
+      const f = runs.get(name)!;
+      return { name, rps: median(f.map((x) => x.rps)), p50: median(f.map((x) => x.p50)), p99: median(f.map((x) => x.p99)), errors: f.reduce((s, x) => s + x.errors, 0) };
+    });
+    const floor = rows[0]!.rps;
+    console.log(`\n| target | req/s | p50 ms | p99 ms | non-2xx/errors | vs hello world |`);
+    console.log(`|---|---:|---:|---:|---:|---:|`);
+    for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${(r.rps / floor).toFixed(2)}× |`);
+    console.log(`\n(${ROUNDS} interleaved rounds of ${DURATION_S} s, ${CONNECTIONS} connections, medians; ${cpus().length} CPUs, ${pinning ? 'servers on CPU 0, autocannon on the rest' : 'not pinned'}; target: GET /api/user ≥ 0.50× hello world)`);
+  } finally {
+    for (const stop of stops) stop();
+  }
+}
+
+await main();
