@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { articlePlugin } from './article-plugin.js';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { BASE_PATH } from './src/lib/constants.js';
@@ -6,7 +7,7 @@ import { BASE_PATH } from './src/lib/constants.js';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: BASE_PATH,
-  plugins: [react()],
+  plugins: [react(), articlePlugin()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     outDir: 'dist',

@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
+import { articlePlugin } from './article-plugin.js';
 import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  plugins: [react()],
+  plugins: [react(), articlePlugin()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   test: {
     name: 'web',

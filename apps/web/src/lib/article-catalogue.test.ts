@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { articleCatalogue, parseArticle } from './article-catalogue';
+import { articleSource } from './article-source';
 
-const md = (front: string, body = 'Body.') => async () => `---\n${front}\n---\n${body}`;
+const md = (front: string, body = 'Body.') => async () => articleSource(`---\n${front}\n---\n${body}`);
 
 describe('articleCatalogue', () => {
   const catalogue = articleCatalogue({
@@ -35,7 +36,7 @@ describe('articleCatalogue', () => {
 
 describe('parseArticle', () => {
   it('refuses a file without a title', () => {
-    expect(() => parseArticle('---\nsummary: x\n---\nBody', 'a', 'en')).toThrow('Article a.en.md has no title');
-    expect(() => parseArticle('No front matter at all', 'a', 'zh')).toThrow('Article a.zh.md has no title');
+    expect(() => parseArticle(articleSource('---\nsummary: x\n---\nBody'), 'a', 'en')).toThrow('Article a.en.md has no title');
+    expect(() => parseArticle(articleSource('No front matter at all'), 'a', 'zh')).toThrow('Article a.zh.md has no title');
   });
 });

@@ -1,10 +1,11 @@
 import { DEFAULT_LANG, LANGS, type Lang } from '@resi/contract';
-import frontMatter from 'front-matter';
+import type { ArticleSource } from './article-source';
 
 /*
  * Articles are Markdown files in the repo, `<slug>.<lang>.md`, with a little front matter (title, summary,
- * order, date). A feature globs its own folder lazily (`import.meta.glob(…, { query: '?raw', import:
- * 'default' })`), so each file is its own chunk, fetched only when its section is opened.
+ * order, date). A feature globs its own folder lazily (`import.meta.glob(…, { query: '?article', import:
+ * 'default' })`), so each file is its own chunk, fetched only when its section is opened; the front
+ * matter is read at build time (article-plugin.ts).
  */
 
 export interface ArticleMeta {
@@ -31,7 +32,7 @@ export interface ArticleCatalogue {
   loadAll(lang: Lang): Promise<Article[]>;
 }
 
-type Loader = () => Promise<string>;
+type Loader = () => Promise<ArticleSource>;
 
 const FILE_NAME = new RegExp(`/([a-z0-9-]+)\\.(${LANGS.join('|')})\\.md$`);
 
@@ -41,9 +42,8 @@ export function articleFile(path: string): { slug: string; lang: Lang } | null {
   return m ? { slug: m[1]!, lang: m[2] as Lang } : null;
 }
 
-/** Front matter and body of one file; throws when it has no title, so a broken file is never shown half-made. */
-export function parseArticle(raw: string, slug: string, lang: Lang): Article {
-  const { attributes, body } = frontMatter<Record<string, unknown>>(raw);
+/** One file's article; throws when it has no title, so a broken file is never shown half-made. */
+export function parseArticle({ attributes, body }: ArticleSource, slug: string, lang: Lang): Article {
   const title = typeof attributes.title === 'string' ? attributes.title.trim() : '';
   if (!title) throw new Error(`Article ${slug}.${lang}.md has no title`);
   return {
@@ -57,9 +57,8 @@ export function parseArticle(raw: string, slug: string, lang: Lang): Article {
   };
 }
 
-/** YAML reads an unquoted `2026-01-15` as a Date at UTC midnight; a quoted one stays a string. */
+/** `YYYY-MM-DD` (article-source.ts has made a YAML date into that text already). */
 function day(value: unknown): string | null {
-  if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString().slice(0, 10);
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
   return null;
 }

@@ -1,5 +1,6 @@
 import { LANGS } from '@resi/contract';
 import { articleFile, parseArticle } from '@/lib/article-catalogue';
+import { articleSource } from '@/lib/article-source';
 
 /** Characters that exist only in Simplified Chinese, and some only in Traditional, that these texts would use. */
 const SIMPLIFIED_ONLY = /[户这码录设连页图发请时间务费网载选换复择验证关认为们账会话过还没说个问题应数据协议实现开动态钟启类该将与续错误结单总级转换础记]/;
@@ -34,7 +35,7 @@ export function articleProblems(files: Record<string, string>, rules: ArticleRul
     if (!file) continue;
     const name = `${file.slug}.${file.lang}.md`;
     try {
-      parseArticle(raw, file.slug, file.lang);
+      parseArticle(articleSource(raw), file.slug, file.lang);
     } catch (err) {
       problems.push(`${name}: ${(err as Error).message}`);
     }
