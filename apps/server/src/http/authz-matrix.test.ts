@@ -185,5 +185,6 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
       test: 'apps/server/src/http/authz-matrix.test.ts › authorization matrix',
       figure: figures.join('; '),
     });
-  });
+    // About 350 requests and as many tickets per store, on machines shared by several test runs.
+  }, 120_000);
 });

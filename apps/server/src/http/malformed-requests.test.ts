@@ -201,5 +201,6 @@ describe.each(DIALECTS)('malformed requests on %s', (dialect) => {
       test: 'apps/server/src/http/malformed-requests.test.ts › malformed requests',
       figure: figures.join('; '),
     });
-  });
+    // About 2,800 requests per store: seconds alone, but these machines are shared by several test runs.
+  }, 240_000);
 });
