@@ -34,6 +34,8 @@ test('an admin adds a package on the Packages page and a customer finds it on Pa
 
   const customer = await apiRegister(request, `catalogue-${Date.now()}@e2e.test`, 'Customer123');
   await page.goto(`/manage/center/buy?token=${customer}`);
+  // The tab holds the admin's session: the customer's link asks before switching.
+  await page.getByTestId('session-switch-confirm').click();
   const card = page.locator('.package-card', { hasText: name });
   await expect(card).toContainText('7 GB');
   await expect(card.getByTestId('package-price')).toContainText('$12.34');

@@ -75,6 +75,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       }));
       return reply.status(400).send({ code: 'VALIDATION_FAILED', message: t('errors.VALIDATION_FAILED', { detail: describeIssues(issues, t) }) });
     }
+    // PostgreSQL refuses U+0000 in text (SQLSTATE 22021, character_not_in_repertoire) where SQLite stores
+    // it: the input cannot be kept, which is the caller's error, not the server's.
+    if (err.code === '22021') {
+      return reply.status(400).send({ code: 'VALIDATION_FAILED', message: t('errors.VALIDATION_FAILED', { detail: t('request.nulCharacter') }) });
+    }
     const status = err.statusCode ?? 500;
     if (status === 429) {
       return reply.status(429).send({ code: 'RATE_LIMITED', message: t('errors.RATE_LIMITED', { seconds: 60 }) });

@@ -3,6 +3,7 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetApiClientState } from '@/lib/api-client';
 import { i18n } from '@/lib/i18n';
+import { pendingSessionSwitch } from '@/lib/session-switch';
 import { SESSION_KEYS } from '@/lib/storage';
 import { createNavigationLoader } from './navigation-loader';
 
@@ -46,6 +47,14 @@ describe('navigation loader (rules applied on every navigation)', () => {
   it('stores a query token and replaces the URL without it', async () => {
     const res = await setup().run('/center?token=abc&lang=zh');
     expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('abc');
+    expect(res?.headers.get('Location')).toBe('/center?lang=zh');
+  });
+
+  it("keeps the stored token and holds another session's one for the question, out of the URL", async () => {
+    sessionStorage.setItem(SESSION_KEYS.token, 'old');
+    const res = await setup().run('/center?token=new&lang=zh');
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('old');
+    expect(pendingSessionSwitch.take()).toBe('new');
     expect(res?.headers.get('Location')).toBe('/center?lang=zh');
   });
 

@@ -5,6 +5,7 @@ import { ApiError } from '@/lib/api-client';
 import { ROUTER_BASENAME } from '@/lib/constants';
 import { setLanguage } from '@/lib/i18n';
 import { loginRedirect, resolveNavigation, stripBasename, type NavigationDecision } from '@/lib/navigation';
+import { pendingSessionSwitch } from '@/lib/session-switch';
 import { storage } from '@/lib/storage';
 
 /*
@@ -19,11 +20,15 @@ export interface NavigationDeps {
   now?: () => number;
 }
 
-/** Stores what the URL carried: language (and switches to it), channel, token. */
+/**
+ * Stores what the URL carried: language (and switches to it), channel, token. Another session's token
+ * waits for the user's answer (SessionSwitchDialog) while the tab goes on with its current session.
+ */
 export function applyNavigationDecision(decision: NavigationDecision): void {
   if (decision.lang) setLanguage(decision.lang);
   if (decision.channel) storage.setChannel(decision.channel);
-  if (decision.storeToken) storage.setToken(decision.storeToken);
+  if (decision.storeToken && decision.confirmSwitch) pendingSessionSwitch.offer(decision.storeToken);
+  else if (decision.storeToken) storage.setToken(decision.storeToken);
 }
 
 export function createNavigationLoader(deps: NavigationDeps): LoaderFunction {

@@ -5,12 +5,14 @@ import { useSite } from '@/api/get-site';
 import { PageLoading } from '@/components/page-loading';
 import { documentTitle } from '@/lib/navigation';
 import { appRoutes, findRoute } from './routes';
+import { SessionSwitchDialog } from './session-switch-dialog';
 
 const keepAliveRoutes = appRoutes.filter((route) => route.keepAlive);
 
 /**
  * The root view only hosts the routed page (spec §2). Keep-alive routes (the error page) stay mounted,
- * hidden with <Activity>, once visited; every other page unmounts when navigated away from.
+ * hidden with <Activity>, once visited; every other page unmounts when navigated away from. It also
+ * hosts the question asked before a link's token replaces the tab's session.
  */
 export function RootView() {
   const location = useLocation();
@@ -36,6 +38,7 @@ export function RootView() {
           );
         })}
       {current?.keepAlive ? null : outlet}
+      <SessionSwitchDialog />
     </>
   );
 }

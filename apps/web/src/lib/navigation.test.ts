@@ -57,6 +57,14 @@ describe('rule 1: public paths and the session token', () => {
   it('prefers the query token over a stored one', () => {
     expect(nav('/center', '?token=new', 'old').storeToken).toBe('new');
   });
+
+  it("asks before another session's token replaces the stored one, never for the same or a first token", () => {
+    const other = nav('/center', '?token=new&lang=zh', 'old');
+    expect(other.confirmSwitch).toBe(true);
+    expect(other.redirectTo).toBe('/center?lang=zh');
+    expect(nav('/center', '?token=same', 'same').confirmSwitch).toBe(false);
+    expect(nav('/center', '?token=first', null).confirmSwitch).toBe(false);
+  });
 });
 
 describe('rule 2: language switch', () => {

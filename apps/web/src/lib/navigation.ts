@@ -60,8 +60,10 @@ export interface NavigationDecision {
   lang: Lang | null;
   /** Channel to remember as channel_key/channel_value (rule 4). */
   channel: Channel | null;
-  /** Token taken from the query, to store in sessionStorage (rule 1). */
+  /** Token taken from the query, to store in sessionStorage (rule 1); only after a yes when `confirmSwitch`. */
   storeToken: string | null;
+  /** The tab holds another session: ask before `storeToken` replaces it (issue 9). */
+  confirmSwitch: boolean;
   /** Replace the navigation with this console path (login, or the same URL without `token`). */
   redirectTo: string | null;
   /** Reload the current user once the navigation completes (rule 5). */
@@ -73,6 +75,7 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
     lang: langFromSearch(input.search),
     channel: channelFromSearch(input.search),
     storeToken: null,
+    confirmSwitch: false,
     redirectTo: null,
     reloadUser: false,
   };
@@ -82,6 +85,8 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
   if (queryToken) {
     // Keep it, then take it out of the address bar; the replaced navigation reloads the user.
     decision.storeToken = queryToken;
+    // A link carrying another account's session must not silently take over a signed-in tab.
+    decision.confirmSwitch = input.storedToken !== null && input.storedToken !== queryToken;
     decision.redirectTo = `${input.pathname}${withoutParam(input.search, 'token')}`;
     return decision;
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
 import { balance, buy, configureMethod, seedCatalogue, signedIn } from '../../../test/commerce';
+import { recordFigure } from '../../../test/security-figures';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { MINUTE } from '../../lib/clock';
 import { AuditLog } from '../audit/audit-log';
@@ -8,6 +9,18 @@ import { Fulfilment, type ProviderEvent } from './fulfilment';
 
 const GB = 1024 ** 3;
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** The money-concurrency figure: each race of both stores, recorded together as the file runs. */
+const raceFigures: string[] = [];
+const recordRace = (line: string) => {
+  raceFigures.push(line);
+  recordFigure({
+    id: 'money-concurrency',
+    threat: 'Concurrent verifies, webhooks and polls of one order racing to credit it twice',
+    test: 'apps/server/src/modules/orders/fulfilment.test.ts › exactly-once fulfilment (50 concurrent order-verify calls; poll and webhook at once)',
+    figure: raceFigures.join('; '),
+  });
+};
 
 async function inBatches<T>(total: number, parallel: number, fn: () => Promise<T>): Promise<T[]> {
   const out: T[] = [];
@@ -44,6 +57,7 @@ describe.each(DIALECTS)('exactly-once fulfilment on %s', (dialect) => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actor_id: admin.user.id, action: 'order.verify' });
     expect(JSON.parse(audit[0]!.before!)).toEqual({ status: 'pending' });
+    recordRace(`${dialect}: 50 concurrent order-verify calls on one order, ${answers.filter((a) => a.status === 200).length} answered 200, ${(await grants(orderNo)).length} credit, ${audit.length} audit row`);
   });
 
   it('the same sandbox payment replayed 1,000 times, 100 at a time, credits once', async () => {
@@ -101,6 +115,7 @@ describe.each(DIALECTS)('exactly-once fulfilment on %s', (dialect) => {
     ]);
     expect(results.filter((r) => ('credited' in r ? r.credited : r.result === 'credited'))).toHaveLength(1);
     expect(await grants(orderNo)).toEqual([{ bytes: GB }]);
+    recordRace(`${dialect}: 20 webhook events and 20 polls of one order at once, ${(await grants(orderNo)).length} credit`);
   });
 
   it('events that do not match their order go to review and credit nothing', async () => {

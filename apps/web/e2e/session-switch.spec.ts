@@ -1,0 +1,41 @@
+import { expect, test, type Page } from '@playwright/test';
+import { E2E } from './e2e-env';
+import { apiLogin, apiRegister, keepScreenshot } from './helpers';
+
+const storedToken = (page: Page) => page.evaluate(() => sessionStorage.getItem('token'));
+/** After a full page load: these machines run several test suites at once, and a cold console can take over 5 s. */
+const LOADED = { timeout: 30_000 };
+
+test("a link with another account's token asks first: keep stays signed in, switch changes the account", async ({ page, request }) => {
+  const adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
+  const email = `switch-${Date.now()}@e2e.test`;
+  const customerToken = await apiRegister(request, email, 'Customer123');
+
+  await page.goto(`/manage/user/personal?lang=en&token=${adminToken}`);
+  await expect(page.getByTestId('user-menu')).toContainText(E2E.adminEmail, LOADED);
+
+  // The customer's link in the admin's tab: a question, and the token already gone from the address.
+  await page.goto(`/manage/user/personal?token=${customerToken}`);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Replace the current session?', LOADED);
+  await expect(dialog).toContainText(`Signed in now as ${E2E.adminEmail}`);
+  await expect(page).toHaveURL(/\/manage\/user\/personal$/);
+  await keepScreenshot(page, 'session-switch-en');
+
+  await page.getByTestId('session-switch-keep').click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('user-menu')).toContainText(E2E.adminEmail);
+  expect(await storedToken(page)).toBe(adminToken);
+
+  await page.goto(`/manage/user/personal?token=${customerToken}`);
+  await page.getByTestId('session-switch-confirm').click(LOADED);
+  await expect(page.getByTestId('user-menu')).toContainText(email, LOADED);
+  expect(await storedToken(page)).toBe(customerToken);
+  await expect(page).toHaveURL(/\/manage\/user\/personal$/);
+
+  // No entry of the tab's history kept a token.
+  for (let i = 0; i < 2; i += 1) {
+    await page.goBack();
+    expect(page.url()).not.toContain('token=');
+  }
+});

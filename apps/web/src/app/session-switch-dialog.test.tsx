@@ -1,0 +1,118 @@
+import type { UserDto } from '@resi/contract';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetApiClientState } from '@/lib/api-client';
+import { ROUTER_BASENAME } from '@/lib/constants';
+import { createQueryClient } from '@/lib/query-client';
+import { pendingSessionSwitch } from '@/lib/session-switch';
+import { SESSION_KEYS } from '@/lib/storage';
+import { AppProvider } from './provider';
+import { appRouteTree } from './router';
+
+const base = { account: null, isDistributor: false, status: 'active', inviteCode: 'INV', lang: 'en', createdAt: '2026-01-01T00:00:00Z', lastLoginAt: null } as const;
+const admin: UserDto = { ...base, id: 1, email: 'boss@example.com', role: 'admin' };
+const customer: UserDto = { ...base, id: 7, email: 'buyer@example.com', role: 'customer' };
+/** Which user each bearer token belongs to, as the server would answer GET /api/user. */
+const sessions: Record<string, UserDto> = { 'admin-token': admin, 'customer-token': customer };
+
+function stubApi() {
+  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    if (url === '/api/site') return Response.json({ data: { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links: { knowledgeBase: null, faq: null, blog: null, toolbox: null } } });
+    if (url === '/api/user') {
+      const token = new Headers(init?.headers).get('Authorization')?.replace(/^Bearer /, '') ?? '';
+      const user = sessions[token];
+      return user ? Response.json({ data: user }) : Response.json({ code: 'UNAUTHENTICATED', message: 'no' }, { status: 401 });
+    }
+    return Response.json({ code: 'NOT_FOUND', message: 'not found' }, { status: 404 });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function signedInAs(token: string, user: UserDto) {
+  sessionStorage.setItem(SESSION_KEYS.token, token);
+  sessionStorage.setItem(SESSION_KEYS.userInfo, JSON.stringify(user));
+}
+
+function renderAt(path: string) {
+  const queryClient = createQueryClient();
+  const router = createMemoryRouter(appRouteTree({ queryClient, onSessionLost: () => {} }), {
+    basename: ROUTER_BASENAME,
+    initialEntries: [`${ROUTER_BASENAME}${path}`],
+  });
+  render(
+    <AppProvider queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  );
+  return router;
+}
+
+const menuText = async () => (await screen.findByTestId('side-menu', {}, { timeout: 10_000 })).textContent;
+const dialog = () => screen.queryByRole('dialog');
+
+beforeEach(() => resetApiClientState());
+afterEach(() => {
+  pendingSessionSwitch.dismiss();
+  vi.unstubAllGlobals();
+  resetApiClientState();
+});
+
+describe('a link with ?token= (spec §2 rule 1, issue 9)', () => {
+  it('is adopted without a question by a tab without a session, and leaves the address', async () => {
+    stubApi();
+    const router = renderAt('/user/personal?token=customer-token&lang=en');
+    await waitFor(() => expect(router.state.location.search).toBe('?lang=en'), { timeout: 10_000 });
+    expect(await menuText()).toContain('Account Home');
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('customer-token');
+    expect(dialog()).toBeNull();
+  });
+
+  it("asks before another account's token replaces the session; keeping it changes nothing", async () => {
+    stubApi();
+    signedInAs('admin-token', admin);
+    const router = renderAt('/user/personal?token=customer-token');
+    const asked = await screen.findByRole('dialog', {}, { timeout: 10_000 });
+    expect(asked.textContent).toContain('Replace the current session?');
+    expect(asked.textContent).toContain("another account's session");
+    expect(asked.textContent).toContain('Signed in now as boss@example.com');
+    // The token left the address bar before any answer.
+    expect(router.state.location.search).toBe('');
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('admin-token');
+
+    fireEvent.click(screen.getByTestId('session-switch-keep'));
+    await waitFor(() => expect(pendingSessionSwitch.get()).toBeNull());
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('admin-token');
+    expect(JSON.parse(sessionStorage.getItem(SESSION_KEYS.userInfo) ?? '{}')).toMatchObject({ email: 'boss@example.com' });
+    expect(await menuText()).toContain('Administration');
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('switches to the other account when the user confirms, as rule 1 does', async () => {
+    stubApi();
+    signedInAs('admin-token', admin);
+    const router = renderAt('/user/personal?token=customer-token');
+    await screen.findByRole('dialog', {}, { timeout: 10_000 });
+    expect(await menuText()).toContain('Administration');
+
+    await act(async () => fireEvent.click(screen.getByTestId('session-switch-confirm')));
+    await waitFor(() => expect(JSON.parse(sessionStorage.getItem(SESSION_KEYS.userInfo) ?? '{}')).toMatchObject({ email: 'buyer@example.com' }), { timeout: 10_000 });
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('customer-token');
+    await waitFor(async () => expect(await menuText()).not.toContain('Administration'));
+    expect(router.state.location.pathname).toBe('/manage/user/personal');
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('asks nothing when the link carries the session the tab already holds', async () => {
+    const fetchMock = stubApi();
+    signedInAs('admin-token', admin);
+    const router = renderAt('/user/personal?token=admin-token');
+    await waitFor(() => expect(router.state.location.search).toBe(''), { timeout: 10_000 });
+    expect(await menuText()).toContain('Administration');
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => url === '/api/user')).toBe(true));
+    expect(dialog()).toBeNull();
+    expect(pendingSessionSwitch.get()).toBeNull();
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('admin-token');
+  });
+});
