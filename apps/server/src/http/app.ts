@@ -45,7 +45,7 @@ import { createProviders } from '../payments/registry';
 import { UsdtWatcher } from '../payments/usdt-watcher';
 import { scheduleUsdtWatcher } from '../payments/usdt-schedule';
 import { registerAccessGuard } from './access-guard';
-import { registerErrorHandling } from './error-handler';
+import { frameworkErrors, registerErrorHandling } from './error-handler';
 import { langFromHeader, translator } from './i18n';
 import { registerSpa } from './spa';
 
@@ -72,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Fastify ignores a bare hop count (it cannot vouch for the peer), so a count becomes "the first N hops".
     trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { TFunction } from 'i18next';
 import { AppError } from './errors';
+import { langFromHeader, translator } from './i18n';
 
 interface Issue {
   code: string;
@@ -98,4 +99,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler({}, (request, reply) => {
     reply.status(404).send({ code: 'NOT_FOUND', message: request.t('errors.NOT_FOUND') });
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any hook runs — a path parameter longer
+ * than `maxParamLength`, a URL it cannot decode — would otherwise be answered in Fastify's own English
+ * body. Same envelope and language as every other refusal.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const t = translator(langFromHeader(request.headers['api-lang']));
+  const detail = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'request.paramTooLong' : 'request.unreadable';
+  void reply.status(400).send({ code: 'VALIDATION_FAILED', message: t('errors.VALIDATION_FAILED', { detail: t(detail) }) });
 }
