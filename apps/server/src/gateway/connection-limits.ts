@@ -21,8 +21,26 @@ export interface ConnectionLimitsOptions {
 
 export type LimitRefusal = 'budget' | 'pendingPerIp';
 
-/** Running short of descriptors is logged at most this often, with how many accepts failed meanwhile. */
-const ACCEPT_ERROR_LOG_MS = 10_000;
+/** Running short of descriptors is logged at most this often, with how many connections it cost meanwhile. */
+const SHORTAGE_LOG_MS = 10_000;
+
+/** Counts events and says when to log them: at most once per `everyMs`, with the count since the last line. */
+class Throttle {
+  private count = 0;
+  private last = -Infinity;
+
+  constructor(private readonly everyMs: number) {}
+
+  /** The count to log now, or null to stay quiet. */
+  hit(now = Date.now()): number | null {
+    this.count++;
+    if (now - this.last < this.everyMs) return null;
+    this.last = now;
+    const n = this.count;
+    this.count = 0;
+    return n;
+  }
+}
 
 export class ConnectionLimits {
   /** Connections refused at accept, by reason (tests and the figures read these). */
@@ -36,8 +54,8 @@ export class ConnectionLimits {
   private readonly pendingByIp = new Map<string, number>();
   /** Each open connection's handshake, deleted at close (a deleted WeakMap entry leaves no garbage: indexed-set.ts). */
   private readonly handshakes = new WeakMap<Socket, Handshake>();
-  private acceptErrors = 0;
-  private lastAcceptErrorLog = 0;
+  private readonly acceptErrors = new Throttle(SHORTAGE_LOG_MS);
+  private readonly overBudget = new Throttle(SHORTAGE_LOG_MS);
 
   constructor(readonly opts: ConnectionLimitsOptions) {}
 
@@ -84,23 +102,30 @@ export class ConnectionLimits {
 
   /**
    * The listening server's 'error' event. An accept that fails (EMFILE, ENFILE: out of descriptors)
-   * arrives here and must not end the process; it is logged at most every 10 s with a count.
+   * arrives here when libuv's own fallback (accept with a spare descriptor and close at once) could not
+   * drop the connection either; it must not end the process, and is logged at most every 10 s with a count.
    */
   acceptError(err: NodeJS.ErrnoException): void {
-    this.acceptErrors++;
-    const now = Date.now();
-    if (now - this.lastAcceptErrorLog < ACCEPT_ERROR_LOG_MS) return;
-    this.lastAcceptErrorLog = now;
+    const n = this.acceptErrors.hit();
+    if (n === null) return;
     this.opts.log.error(
-      { listener: this.opts.listener, code: err.code, failedAccepts: this.acceptErrors },
+      { listener: this.opts.listener, code: err.code, failedAccepts: n },
       'gateway: accepting connections fails (out of file descriptors?); raise the limit (docs/deployment.md)',
     );
-    this.acceptErrors = 0;
   }
 
   private refuse(socket: Socket, why: LimitRefusal): null {
     this.refused[why]++;
     socket.destroy();
+    if (why === 'budget') {
+      const n = this.overBudget.hit();
+      if (n !== null) {
+        this.opts.log.warn(
+          { listener: this.opts.listener, maxConnections: this.opts.maxConnections, refused: n },
+          'gateway: listener at its connection budget, refusing new connections; raise the descriptor limit or GATEWAY_MAX_CONNECTIONS (docs/deployment.md)',
+        );
+      }
+    }
     return null;
   }
 }
