@@ -119,6 +119,12 @@ describe('gateway: failed proxy logins', () => {
     // 127.0.0.71 was locked by the test above: the right password is refused there, over both protocols.
     const locked = await attempt(g.gw.httpPort, 'victim', 'RightPassword1', '127.0.0.71');
     expect([locked.status, locked.reason]).toEqual([407, 'TOO_MANY_FAILURES']);
+    const plain = net.connect({ port: g.gw.httpPort, host: HOST, localAddress: '127.0.0.71' });
+    plain.on('error', () => undefined);
+    plain.write(`GET http://${HOST}:9/ HTTP/1.1\r\nHost: ${HOST}:9\r\nProxy-Authorization: ${basic('victim', 'RightPassword1')}\r\n\r\n`);
+    const plainAnswer = await readResponse(plain);
+    plain.destroy();
+    expect([plainAnswer.status, plainAnswer.headers[REASON_HEADER.toLowerCase()]]).toEqual([407, 'TOO_MANY_FAILURES']);
     const socks = await new Promise<{ authStatus: number }>((resolve, reject) => {
       const s = net.connect({ port: g.gw.socksPort, host: HOST, localAddress: '127.0.0.71' });
       s.on('error', reject);
@@ -135,6 +141,16 @@ describe('gateway: failed proxy logins', () => {
       });
     });
     expect(socks.authStatus).toBe(1);
+    // A plain request's failure is slowed too: five failures over CONNECT, the sixth over plain HTTP.
+    for (let i = 0; i < 5; i++) await attempt(g.gw.httpPort, 'victim', `plain${i}`, '127.0.0.74');
+    const t0 = Date.now();
+    const slowPlain = net.connect({ port: g.gw.httpPort, host: HOST, localAddress: '127.0.0.74' });
+    slowPlain.on('error', () => undefined);
+    slowPlain.write(`GET http://${HOST}:9/ HTTP/1.1\r\nHost: ${HOST}:9\r\nProxy-Authorization: ${basic('victim', 'plain5')}\r\n\r\n`);
+    const slowAnswer = await readResponse(slowPlain);
+    slowPlain.destroy();
+    expect([slowAnswer.status, slowAnswer.headers[REASON_HEADER.toLowerCase()]]).toEqual([407, 'BAD_CREDENTIALS']);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(700);
     // Another address is not affected.
     const fine = await socksConnect(g.gw.socksPort, 'victim', 'RightPassword1', HOST, 9);
     fine.socket.destroy();
@@ -142,7 +158,7 @@ describe('gateway: failed proxy logins', () => {
   });
 
   it('counts failures per existing account for the store, and logs them per address without passwords', async () => {
-    await waitFor(() => sink.total(victimId) >= 28, 5000, 'the failures to reach the sink');
+    await waitFor(() => sink.total(victimId) >= 34, 5000, 'the failures to reach the sink');
     await attempt(g.gw.httpPort, 'nobody-here', 'whatever', '127.0.0.73');
     await waitFor(() => lines.some((l) => l.includes('127.0.0.73')), 5000, 'the aggregate log line');
     // Only accounts that exist are counted; an unknown name is a failure of the address alone.
