@@ -75,9 +75,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // What one client may hold (DESIGN §6, for the API too): a request head within API_HEADERS_TIMEOUT_MS,
     // the whole request within API_REQUEST_TIMEOUT_MS, checked every second (Node checks every 30 s by
-    // default, which would let a slow head live four times as long); an idle kept-alive connection 5 s.
+    // default, which would let a slow head live four times as long). Idle kept-alive connections keep
+    // Fastify's 72 s, longer than load balancers' idle timeouts (else they hit closed connections); the
+    // cap per address bounds how many one client keeps.
     requestTimeout: config.API_REQUEST_TIMEOUT_MS,
-    keepAliveTimeout: 5000,
     http: { headersTimeout: config.API_HEADERS_TIMEOUT_MS, requestTimeout: config.API_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
   });
   app.decorate('connectionCap', capConnectionsPerIp(app.server, config.API_MAX_CONNECTIONS_PER_IP, trustedPeers(config.TRUST_PROXY)));
