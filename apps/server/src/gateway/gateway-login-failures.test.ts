@@ -32,16 +32,39 @@ async function attempt(port: number, user: string, pass: string, localAddress = 
   }
 }
 
-/** `workers` clients guessing in a loop for `ms`: how many answers of each reason came back. */
-async function guess(port: number, ms: number, workers: number, localAddress: string): Promise<Record<string, number>> {
+/** One SOCKS5 login (greeting and credentials in one write) from `localAddress`: the RFC 1929 status. */
+function socksAttempt(port: number, user: string, pass: string, localAddress: string): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.connect({ port, host: HOST, localAddress });
+    s.on('error', () => resolve(-1));
+    const u = Buffer.from(user);
+    const p = Buffer.from(pass);
+    s.write(Buffer.concat([Buffer.from([5, 1, 2, 1, u.length]), u, Buffer.from([p.length]), p]));
+    let got = Buffer.alloc(0);
+    s.on('data', (c: Buffer) => {
+      got = Buffer.concat([got, c]);
+      if (got.length < 4) return;
+      s.destroy();
+      resolve(got[3]!);
+    });
+    s.once('close', () => resolve(-1));
+  });
+}
+
+/** `workers` clients guessing in a loop for `ms`: how many answers of each reason (SOCKS5: status) came back. */
+async function guess(port: number, ms: number, workers: number, localAddress: string, socks = false): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const until = Date.now() + ms;
   let n = 0;
   await Promise.all(
     Array.from({ length: workers }, async () => {
       while (Date.now() < until) {
-        const r = await attempt(port, 'victim', `guess${n++}`, localAddress);
-        const key = r.reason ?? String(r.status);
+        let key: string;
+        if (socks) key = `socks${await socksAttempt(port, 'victim', `guess${n++}`, localAddress)}`;
+        else {
+          const r = await attempt(port, 'victim', `guess${n++}`, localAddress);
+          key = r.reason ?? String(r.status);
+        }
         counts[key] = (counts[key] ?? 0) + 1;
       }
     }),
@@ -84,8 +107,24 @@ describe('gateway: failed proxy logins', () => {
       { chooser: new StaticExitChooser({ direct: true }), loginFailurePolicy: { slowAfter: 1e9, lockAfter: 1e9 } },
       g.authority,
     );
-    const before = await guess(open.gw.httpPort, WINDOW_MS, WORKERS, '127.0.0.70').finally(() => open.gw.stop());
+    let before: Record<string, number>;
+    let socksBefore: Record<string, number>;
+    try {
+      before = await guess(open.gw.httpPort, WINDOW_MS, WORKERS, '127.0.0.70');
+      socksBefore = await guess(open.gw.socksPort, WINDOW_MS, WORKERS, '127.0.0.75', true);
+    } finally {
+      await open.gw.stop();
+    }
     const after = await guess(g.gw.httpPort, WINDOW_MS, WORKERS, '127.0.0.71');
+    const refusedBefore = g.gw.protection.failures.refusedTotal;
+    const socksAfter = await guess(g.gw.socksPort, WINDOW_MS, WORKERS, '127.0.0.76', true);
+    // SOCKS5 has one failure status for both: the refusals are the lockout's, the rest were checked.
+    const socksRefused = g.gw.protection.failures.refusedTotal - refusedBefore;
+    const socksChecked = (socksAfter.socks1 ?? 0) - socksRefused;
+    expect((socksBefore.socks1 ?? 0) / (WINDOW_MS / 1000)).toBeGreaterThan(50);
+    expect(socksChecked).toBeGreaterThanOrEqual(20);
+    expect(socksChecked).toBeLessThanOrEqual(20 + WORKERS);
+    expect(socksRefused).toBeGreaterThan(0);
 
     const beforeRate = (before.BAD_CREDENTIALS ?? 0) / (WINDOW_MS / 1000);
     const checked = after.BAD_CREDENTIALS ?? 0;
@@ -102,7 +141,8 @@ describe('gateway: failed proxy logins', () => {
         `${WORKERS} parallel HTTP CONNECT guessers from one address for ${WINDOW_MS / 1000} s: before, ${Math.round(beforeRate).toLocaleString('en')} guesses/s checked ` +
         `(${(before.BAD_CREDENTIALS ?? 0).toLocaleString('en')} in all); after, ${checked} checked in all (${(checked / (WINDOW_MS / 1000)).toFixed(1)}/s: ` +
         `the 6th to 20th answered 1 s late, then the address locked out for 15 min) and ${(after.TOO_MANY_FAILURES ?? 0).toLocaleString('en')} refused ` +
-        `TOO_MANY_FAILURES without looking at the password.`,
+        `TOO_MANY_FAILURES without looking at the password. Over SOCKS5, the same: before, ${Math.round((socksBefore.socks1 ?? 0) / (WINDOW_MS / 1000)).toLocaleString('en')} guesses/s; ` +
+        `after, ${socksChecked} checked in all and ${socksRefused.toLocaleString('en')} refused.`,
     });
   });
 
