@@ -56,6 +56,7 @@ export class ConnectionLimits {
   private readonly handshakes = new WeakMap<Socket, Handshake>();
   private readonly acceptErrors = new Throttle(SHORTAGE_LOG_MS);
   private readonly overBudget = new Throttle(SHORTAGE_LOG_MS);
+  private readonly overPending = new Throttle(SHORTAGE_LOG_MS);
 
   constructor(readonly opts: ConnectionLimitsOptions) {}
 
@@ -68,7 +69,16 @@ export class ConnectionLimits {
     // getpeername() once per connection: the per-IP count needs it, nothing cheaper knows the peer.
     const ip = socket.remoteAddress ?? '';
     const pending = this.pendingByIp.get(ip) ?? 0;
-    if (pending >= this.opts.maxPendingPerIp) return this.refuse(socket, 'pendingPerIp');
+    if (pending >= this.opts.maxPendingPerIp) {
+      const n = this.overPending.hit();
+      if (n !== null) {
+        this.opts.log.warn(
+          { listener: this.opts.listener, ip, maxPendingPerIp: this.opts.maxPendingPerIp, refused: n },
+          'gateway: too many unauthenticated connections from one address, refusing more (GATEWAY_MAX_PENDING_PER_IP)',
+        );
+      }
+      return this.refuse(socket, 'pendingPerIp');
+    }
     this.pendingByIp.set(ip, pending + 1);
     const h = new Handshake(this, socket, ip);
     h.arm(Date.now() + this.opts.handshakeMs);
