@@ -35,6 +35,8 @@ describe('loadConfig', () => {
     expect(cfg.SMTP_URL).toBeUndefined();
     expect(cfg.REDIS_URL).toBeUndefined();
     expect(cfg.REDIS_PREFIX).toBe('resi:');
+    expect(cfg).toMatchObject({ GATEWAY_HANDSHAKE_MS: 10_000, GATEWAY_MAX_PENDING_PER_IP: 64, API_HEADERS_TIMEOUT_MS: 10_000, API_REQUEST_TIMEOUT_MS: 30_000, API_MAX_CONNECTIONS_PER_IP: 128 });
+    expect(cfg.GATEWAY_MAX_CONNECTIONS).toBeUndefined();
     expect(path.isAbsolute(cfg.dataDir)).toBe(true);
   });
 
@@ -58,6 +60,13 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', '10.0.0.0/33'],
     ['TRUST_PROXY', '10.0.0.1,'],
     ['TRUST_PROXY', '-1'],
+    ['GATEWAY_HANDSHAKE_MS', '0'],
+    ['GATEWAY_HANDSHAKE_MS', 'ten'],
+    ['GATEWAY_MAX_PENDING_PER_IP', '0'],
+    ['GATEWAY_MAX_CONNECTIONS', '-5'],
+    ['API_HEADERS_TIMEOUT_MS', '1.5'],
+    ['API_MAX_CONNECTIONS_PER_IP', '0'],
+    ['API_HEADERS_TIMEOUT_MS', '60000'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     const err = errorFor({ [name]: value });
     expect(err.message).toMatch(new RegExp(`^\\s*${name}:`, 'm'));

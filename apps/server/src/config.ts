@@ -5,6 +5,9 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(1).max(65535);
+/** Milliseconds of a client-facing deadline: long enough for a slow mobile link, short enough to matter. */
+const deadlineMs = z.coerce.number().int().min(100).max(600_000);
+const count = z.coerce.number().int().min(1).max(1_000_000);
 /** A link the console opens for customers: only http(s), never `javascript:` or `data:`. */
 const webUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
@@ -71,6 +74,17 @@ const envSchema = z.object({
   GATEWAY_HTTP_PORT: port.default(7777),
   GATEWAY_SOCKS_PORT: port.default(7778),
   GATEWAY_PUBLIC_HOST: z.string().min(1).default('localhost'),
+  /** A gateway client's request head or SOCKS5 handshake must be complete within this (DESIGN §6). */
+  GATEWAY_HANDSHAKE_MS: deadlineMs.default(10_000),
+  /** Unauthenticated gateway connections per source IP and listener. */
+  GATEWAY_MAX_PENDING_PER_IP: count.default(64),
+  /** Open client connections per gateway listener; unset: a fifth of the descriptor limit (lib/descriptor-limit.ts). */
+  GATEWAY_MAX_CONNECTIONS: count.optional(),
+  /** The API's request head must be complete within this; the whole request within API_REQUEST_TIMEOUT_MS. */
+  API_HEADERS_TIMEOUT_MS: deadlineMs.default(10_000),
+  API_REQUEST_TIMEOUT_MS: deadlineMs.default(30_000),
+  /** Open API connections per socket peer address (proxies TRUST_PROXY names are exempt). */
+  API_MAX_CONNECTIONS_PER_IP: count.default(128),
   /** Test-only: direct egress may reach loopback and private addresses (local origins). Refused in production. */
   GATEWAY_ALLOW_PRIVATE_DESTINATIONS: z.stringbool().default(false),
   /** The address the curl line of Get Proxy fetches through the proxy: an IP echo service. */
@@ -118,6 +132,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDist: string
   }
   if (cfg.NODE_ENV === 'production' && cfg.STRIPE_API_BASE) {
     throw new ConfigError('Invalid configuration:\n  STRIPE_API_BASE: test-only switch, refused when NODE_ENV=production');
+  }
+  if (cfg.API_HEADERS_TIMEOUT_MS > cfg.API_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration:\n  API_HEADERS_TIMEOUT_MS: must not be longer than API_REQUEST_TIMEOUT_MS');
   }
   if ((cfg.ADMIN_EMAIL === undefined) !== (cfg.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL/ADMIN_PASSWORD: set both or neither');

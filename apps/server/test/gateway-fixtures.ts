@@ -54,7 +54,8 @@ export class FakeAuthority implements GatewayAuthority {
 
   authenticate(account: string, password: string): AuthResult {
     const a = this.accounts.get(account);
-    if (!a || a.password !== password) return { ok: false, reason: 'BAD_CREDENTIALS' };
+    if (!a) return { ok: false, reason: 'BAD_CREDENTIALS' };
+    if (a.password !== password) return { ok: false, reason: 'BAD_CREDENTIALS', accountId: a.id };
     const r = this.standing(a.id);
     return r ? { ok: false, reason: r } : { ok: true, accountId: a.id, userId: a.userId };
   }

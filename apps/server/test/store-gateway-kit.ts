@@ -149,7 +149,7 @@ export interface GatewayProcess {
  * Runs `src/main.ts --role=gateway` from source (`node --import tsx`, so no build is needed and a
  * signal reaches the gateway process itself, not a wrapper) against the test app's store.
  */
-export function spawnGateway(t: TestApp, ports: { http: number; socks: number }): GatewayProcess {
+export function spawnGateway(t: TestApp, ports: { http: number; socks: number }, o: { env?: Record<string, string>; maxOpenFiles?: number } = {}): GatewayProcess {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.DATABASE_URL;
   Object.assign(env, {
@@ -164,8 +164,12 @@ export function spawnGateway(t: TestApp, ports: { http: number; socks: number })
     DEMO_DATA: 'off',
     LOG_LEVEL: 'info',
     ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}),
+    ...o.env,
   });
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--role=gateway'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const node = [process.execPath, '--import', 'tsx', MAIN, '--role=gateway'];
+  // prlimit execs node in its place (same pid, so signals still reach the gateway) with that descriptor limit.
+  const [cmd, ...args] = o.maxOpenFiles ? ['prlimit', `--nofile=${o.maxOpenFiles}:${o.maxOpenFiles}`, '--', ...node] : node;
+  const child = spawn(cmd!, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const ready = new Promise<void>((resolve, reject) => {

@@ -24,6 +24,10 @@ export const proxyAccountDto = z.object({
   usedBytes: z.number().int(),
   remark: z.string().nullable(),
   createdAt: z.string(),
+  /** Failed proxy logins against this account (wrong password), counted by the gateways. */
+  loginFailures: z.number().int(),
+  /** ISO 8601 time of the latest failed login; null when there was none. */
+  lastLoginFailureAt: z.string().nullable(),
 });
 export type ProxyAccountDto = z.infer<typeof proxyAccountDto>;
 

@@ -214,6 +214,9 @@ export interface ProxyAccountTable {
   status: 'active' | 'disabled';
   limit_bytes: number | null;
   used_bytes: ColumnType<number, number | undefined, number>;
+  /** Failed proxy logins against this account, added by the gateways. */
+  login_failures: ColumnType<number, number | undefined, number>;
+  last_login_failure_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   remark: string | null;
   deleted_at: Timestamp | null;
   created_at: Timestamp;

@@ -1,9 +1,13 @@
 import type { MeterKey } from './live-connections';
+import type { LoginFailures } from './login-failures';
 import type { Exit, ExitChooser, GatewayAuthority, ProxyParams } from './ports';
 import type { GatewayReason } from './statuses';
 import { accountOf, parseUsername } from './username-params';
 
-export type Admission = { ok: true; key: MeterKey; params: ProxyParams; exit: Exit } | { ok: false; reason: GatewayReason };
+/** A refusal may name the account it was for (a wrong password) and say how long to wait before answering. */
+export type Admission =
+  | { ok: true; key: MeterKey; params: ProxyParams; exit: Exit }
+  | { ok: false; reason: GatewayReason; accountId?: number; delayMs?: number };
 
 /**
  * One decision for both listeners: credentials and standing first (so a wrong password never learns
@@ -11,7 +15,7 @@ export type Admission = { ok: true; key: MeterKey; params: ProxyParams; exit: Ex
  */
 export function admit(username: string, password: string, authority: GatewayAuthority, chooser: ExitChooser): Admission {
   const auth = authority.authenticate(accountOf(username), password);
-  if (!auth.ok) return { ok: false, reason: auth.reason };
+  if (!auth.ok) return auth;
   const params = parseUsername(username);
   if (!params) return { ok: false, reason: 'BAD_PARAMS' };
   const exit = chooser.choose(params, auth.accountId);
@@ -28,4 +32,17 @@ export function basicCredentials(header: string | undefined): { username: string
   const colon = decoded.indexOf(':');
   if (colon === -1) return { username: decoded, password: '' };
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * `admit` for a client at `ip`, with its record of failed logins: a locked-out address is refused
+ * TOO_MANY_FAILURES before its credentials are looked at; a wrong password is counted (per address,
+ * and per account when the account exists) and may have to wait `delayMs` for its answer. A request
+ * without a username is not a guess (browsers and curl ask first, then send credentials on 407).
+ */
+export function admitFrom(ip: string, username: string, password: string, authority: GatewayAuthority, chooser: ExitChooser, failures: LoginFailures): Admission {
+  if (failures.locked(ip)) return { ok: false, reason: 'TOO_MANY_FAILURES' };
+  const a = admit(username, password, authority, chooser);
+  if (a.ok || a.reason !== 'BAD_CREDENTIALS' || username === '') return a;
+  return { ok: false, reason: a.reason, delayMs: failures.failed(ip, a.accountId) };
 }

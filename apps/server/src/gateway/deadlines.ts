@@ -18,7 +18,12 @@ export class Deadline {
   private slot = -1;
   private at = 0;
 
-  constructor(private readonly fire: () => void) {}
+  constructor(private readonly onDue: () => void) {}
+
+  /** Called once when due; a subclass may answer here itself instead of through a closure. */
+  protected fire(): void {
+    this.onDue();
+  }
 
   /** Arms for `at` (ms since epoch), or moves an armed deadline there. */
   arm(at: number): this {

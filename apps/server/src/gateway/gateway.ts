@@ -1,10 +1,13 @@
+import { defaultListenerBudget } from '../lib/descriptor-limit';
+import type { ConnectionLimits } from './connection-limits';
 import { DestinationGuard } from './destination-guard';
 import { enforceStanding } from './enforcement';
 import { type GatewayLog, silentLog } from './gateway-log';
 import { HttpListener } from './http-listener';
 import { LiveConnections } from './live-connections';
+import { DEFAULT_LOGIN_FAILURE_POLICY, type LoginFailurePolicy, LoginFailures } from './login-failures';
 import { UsageMeter } from './meter';
-import type { ExitChooser, GatewayAuthority, UsageSink } from './ports';
+import type { ExitChooser, GatewayAuthority, LoginFailureSink, UsageSink } from './ports';
 import { SocksListener } from './socks-listener';
 
 export interface GatewayOptions {
@@ -31,8 +34,21 @@ export interface GatewayOptions {
    * are on 127.0.0.1). Default false: a customer must not reach the gateway host's own or internal services.
    */
   allowPrivateDestinations?: boolean;
-  /** A SOCKS5 client must finish greeting, auth and request within this. */
+  /**
+   * A client must complete its request head (HTTP) or greeting, auth and request (SOCKS5) within this
+   * (default 10 s, `GATEWAY_HANDSHAKE_MS`); on a kept-alive HTTP connection, each next head too.
+   */
   handshakeTimeoutMs?: number;
+  /** Unauthenticated connections per source IP and listener (default 64, `GATEWAY_MAX_PENDING_PER_IP`). */
+  maxPendingPerIp?: number;
+  /** Open client connections per listener (default: a fifth of the descriptor limit, `GATEWAY_MAX_CONNECTIONS`). */
+  maxConnections?: number;
+  /** When failed logins are slowed and refused (default: login-failures.ts). */
+  loginFailurePolicy?: Partial<LoginFailurePolicy>;
+  /** Where failed logins per proxy account go, with each usage flush; unset: only logged. */
+  loginFailureSink?: LoginFailureSink;
+  /** The aggregate line of failed logins per address is written at most this often (default 60 s). */
+  loginLogMs?: number;
   /** Flush attempts at stop() before the unflushed bytes are reported lost. */
   stopFlushAttempts?: number;
   realm?: string;
@@ -56,6 +72,8 @@ export interface Gateway {
   flush(): Promise<boolean>;
   /** Client connections currently carrying an account's traffic. */
   liveConnections(): number;
+  /** Each listener's limits (refusals, timeouts) and the failed-login record, for tests and figures. */
+  readonly protection: { http: ConnectionLimits; socks: ConnectionLimits; failures: LoginFailures };
 }
 
 /** The gateway engine (DESIGN §6): both listeners, metering and cut-off, against the store's ports. */
@@ -68,14 +86,39 @@ export function createGateway(o: GatewayOptions): Gateway {
   const live = new LiveConnections(meter.record);
   // Own ports read at each dial: they are bound only at start (0 = a free one).
   const guard: DestinationGuard = new DestinationGuard({ allowPrivate: o.allowPrivateDestinations ?? false, ownPorts: (): number[] => [http.port, socks.port] });
-  const common = { host: o.host, authority: o.authority, chooser: o.chooser, live, connectTimeoutMs, guard, log };
+  const failures = new LoginFailures({ ...DEFAULT_LOGIN_FAILURE_POLICY, ...o.loginFailurePolicy });
+  const common = {
+    host: o.host,
+    authority: o.authority,
+    chooser: o.chooser,
+    live,
+    connectTimeoutMs,
+    guard,
+    log,
+    failures,
+    handshakeMs: o.handshakeTimeoutMs ?? 10_000,
+    maxPendingPerIp: o.maxPendingPerIp ?? 64,
+    maxConnections: o.maxConnections ?? defaultListenerBudget(),
+  };
   const http = new HttpListener({ ...common, port: o.httpPort, realm: o.realm ?? 'resi-gateway', responseTimeoutMs: o.responseTimeoutMs ?? 60_000 });
-  const socks = new SocksListener({ ...common, port: o.socksPort, handshakeTimeoutMs: o.handshakeTimeoutMs ?? 10_000 });
+  const socks = new SocksListener({ ...common, port: o.socksPort });
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;
 
   const enforce = () => enforceStanding(live, o.authority, log);
+  /** Failed logins per account reach the store with each flush; what fails is kept for the next one. */
+  const reportLoginFailures = async () => {
+    const taken = failures.takeAccountFailures();
+    if (taken.length === 0 || !o.loginFailureSink) return;
+    try {
+      await o.loginFailureSink.recordLoginFailures(taken);
+    } catch (err) {
+      failures.restore(taken);
+      log.warn({ err }, 'gateway: failed proxy logins could not be recorded; retried with the next flush');
+    }
+  };
   const flush = async (): Promise<boolean> => {
+    void reportLoginFailures();
     live.harvest();
     const ok = await meter.flush();
     // The store refreshes the authority's cache as part of a flush: check standing at once.
@@ -98,7 +141,11 @@ export function createGateway(o: GatewayOptions): Gateway {
         await http.close();
         throw err;
       }
-      timers.push(setInterval(() => void flush(), flushMs), setInterval(enforce, enforceMs));
+      timers.push(
+        setInterval(() => void flush(), flushMs),
+        setInterval(enforce, enforceMs),
+        setInterval(() => failures.logAggregate(log), o.loginLogMs ?? 60_000),
+      );
       for (const t of timers) t.unref();
       log.info({ httpPort: http.port, socksPort: socks.port }, 'gateway listening');
     },
@@ -106,6 +153,8 @@ export function createGateway(o: GatewayOptions): Gateway {
       stopped = true;
       for (const t of timers) clearInterval(t);
       await Promise.all([http.close(), socks.close()]);
+      failures.logAggregate(log);
+      await reportLoginFailures();
       // The sockets are destroyed; their counters still read: record them before the 'close' events.
       live.drain();
       const attempts = o.stopFlushAttempts ?? 5;
@@ -121,5 +170,6 @@ export function createGateway(o: GatewayOptions): Gateway {
     },
     flush,
     liveConnections: () => live.size,
+    protection: { http: http.limits, socks: socks.limits, failures },
   };
 }

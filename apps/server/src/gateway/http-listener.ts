@@ -2,7 +2,8 @@ import type dns from 'node:dns';
 import http from 'node:http';
 import net, { type Socket } from 'node:net';
 import { type PrepareRequestFunctionOpts, type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
-import { admit, basicCredentials } from './admission';
+import { admitFrom, basicCredentials } from './admission';
+import { ConnectionLimits } from './connection-limits';
 import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
@@ -10,6 +11,7 @@ import type { GatewayLog } from './gateway-log';
 import { stripHopByHop } from './hop-by-hop';
 import { IndexedSet } from './indexed-set';
 import type { LiveConnections } from './live-connections';
+import type { LoginFailures } from './login-failures';
 import type { ExitChooser, GatewayAuthority } from './ports';
 import { GatewayRequest, GatewayResponse, PlainSocket } from './plain-exchange';
 import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, requestError } from './statuses';
@@ -30,10 +32,15 @@ export interface HttpListenerOptions {
   /** Realm of `Proxy-Authenticate: Basic realm="…"` on 407 (RFC 9110 §11.7.1). */
   realm: string;
   log: GatewayLog;
+  /** A request head must be complete within this (the first, and each next one on a kept-alive connection). */
+  handshakeMs: number;
+  /** Connections per source IP that have not authenticated yet. */
+  maxPendingPerIp: number;
+  /** Open client connections at most; past it new ones are closed at once. */
+  maxConnections: number;
+  /** Failed logins per source IP, shared with the SOCKS5 listener. */
+  failures: LoginFailures;
 }
-
-/** Time a new connection has to send its first bytes. */
-const FIRST_BYTES_TIMEOUT_MS = 60_000;
 const ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', 'latin1');
 
 /**
@@ -63,10 +70,13 @@ export class HttpListener extends Server {
   private readonly open = new IndexedSet<Socket>();
   /** Accepts the connections; the HTTP server gets those that are not a plain CONNECT. */
   private readonly front: net.Server;
+  /** Handshake deadlines, pending connections per IP, the connection budget (connection-limits.ts). */
+  readonly limits: ConnectionLimits;
 
   constructor(private readonly opts: HttpListenerOptions) {
     super({ host: opts.host, port: opts.port, authRealm: opts.realm });
     this.agents = new UpstreamAgents(opts.connectTimeoutMs);
+    this.limits = new ConnectionLimits({ listener: 'http', handshakeMs: opts.handshakeMs, maxPendingPerIp: opts.maxPendingPerIp, maxConnections: opts.maxConnections, log: opts.log });
     // allowHalfOpen as node:http has it: a client's FIN must not end the tunnel's other direction.
     this.front = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
     // Our own HTTP server in place of the one proxy-chain made (which never listens): the same handlers,
@@ -80,9 +90,10 @@ export class HttpListener extends Server {
       this.track(req, res);
       void this.onRequest(req, res);
     });
-    const { open, states } = this;
+    const { open, states, limits } = this;
     this.onSocketClose = function (this: Socket) {
       open.delete(this);
+      limits.closed(this);
       // Deleted, not left to the WeakMap: an entry left behind keeps its value alive through scavenges (tunnel.ts).
       states.delete(this);
       opts.live.release(this);
@@ -111,6 +122,8 @@ export class HttpListener extends Server {
       this.front.listen(this.opts.port, this.opts.host, () => {
         this.front.removeListener('error', reject);
         this.port = (this.front.address() as net.AddressInfo).port;
+        // A failed accept (EMFILE) is an 'error' of the listening server: logged, never fatal.
+        this.front.on('error', (err: NodeJS.ErrnoException) => this.limits.acceptError(err));
         resolve();
       });
     });
@@ -128,11 +141,14 @@ export class HttpListener extends Server {
 
   /** Runs before proxy-chain sees each plain request. */
   private track(req: GatewayRequest, res: GatewayResponse): void {
+    const handshake = this.limits.of(req.socket);
+    handshake?.headComplete();
     let plain = this.states.get(req.socket);
-    if (!plain) this.states.set(req.socket, (plain = new PlainSocket(req.socket)));
+    if (!plain) this.states.set(req.socket, (plain = new PlainSocket(req.socket, handshake ?? null)));
     res.track(plain, this.opts.responseTimeoutMs);
   }
 
+<<<<<<< HEAD
   /**
    * Credentials of a plain request, read as the CONNECT path reads them. proxy-chain's own reading
    * answers 400 to an empty or non-Basic Proxy-Authorization; to us that is no credentials: 407 with
@@ -148,6 +164,17 @@ export class HttpListener extends Server {
   private preparePlain({ request, username, password, hostname, port }: PrepareRequestFunctionOpts): PrepareRequestFunctionResult {
     const a = admit(username, password, this.opts.authority, this.opts.chooser);
     if (!a.ok) throw requestError(a.reason);
+=======
+  private preparePlain({ request, username, password, hostname, port }: PrepareRequestFunctionOpts): PrepareRequestFunctionResult | Promise<never> {
+    const handshake = this.limits.of(request.socket);
+    const a = admitFrom(handshake?.ip ?? request.socket.remoteAddress ?? '', username, password, this.opts.authority, this.opts.chooser, this.opts.failures);
+    if (!a.ok) {
+      if (!a.delayMs) throw requestError(a.reason);
+      const error = requestError(a.reason);
+      return new Promise((_, reject) => expireAt(Date.now() + a.delayMs!, () => reject(error)));
+    }
+    handshake?.authenticated();
+>>>>>>> h-guard
     const { guard } = this.opts;
     // Direct egress: an IP literal (URL parsing has normalised `0x7f.1` and the like) or an own port is refused unbilled.
     if (a.exit.kind === 'direct' && guard.refuses(hostname.startsWith('[') ? hostname.slice(1, -1) : hostname, port)) throw requestError('DESTINATION_FORBIDDEN');
@@ -172,15 +199,19 @@ export class HttpListener extends Server {
   }
 
   private accept(socket: Socket): void {
+    // The head deadline stands until a head is complete, here or in the HTTP server: that server never
+    // listens, so its own headersTimeout is never checked for the sockets it is handed.
+    const handshake = this.limits.admit(socket, this.open.size);
+    if (!handshake) return;
     this.onConnection(socket);
-    // A client that connects and says nothing is dropped (the HTTP server's headersTimeout, for the path it never reaches).
-    const silent = expireAt(Date.now() + FIRST_BYTES_TIMEOUT_MS, () => socket.destroy());
     socket.once('data', (chunk: Buffer) => {
-      silent.cancel();
       const head = parseConnectHead(chunk);
       // Paused until the tunnel pipes it: bytes a client sends before our 200 must wait, not be dropped.
       socket.pause();
-      if (head) return this.tunnel(socket, head.target, head.auth, head.rest, (reason) => this.refuse(socket, reason));
+      if (head) {
+        handshake.headComplete();
+        return this.tunnel(socket, head.target, head.auth, head.rest, (reason) => this.refuse(socket, reason));
+      }
       // Anything else is the HTTP server's, first bytes included (as httpolyglot hands sockets over).
       socket.unshift(chunk);
       this.server.emit('connection', socket);
@@ -190,6 +221,7 @@ export class HttpListener extends Server {
 
   /** A CONNECT the HTTP server parsed: later on a kept-alive connection, or not in the fast path's shape. */
   override async onConnect(request: http.IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+    this.limits.of(socket)?.headComplete();
     this.tunnel(socket, request.url, request.headers['proxy-authorization'], head, (reason) => this.failRequest(request, requestError(reason)));
   }
 
@@ -198,8 +230,13 @@ export class HttpListener extends Server {
     const target = parseConnectTarget(url);
     if (!target) return fail('BAD_TARGET');
     const { username, password } = basicCredentials(authorization);
-    const a = admit(username, password, this.opts.authority, this.opts.chooser);
-    if (!a.ok) return fail(a.reason);
+    const handshake = this.limits.of(socket);
+    const a = admitFrom(handshake?.ip ?? socket.remoteAddress ?? '', username, password, this.opts.authority, this.opts.chooser, this.opts.failures);
+    if (!a.ok) {
+      const { reason } = a;
+      return void (a.delayMs ? expireAt(Date.now() + a.delayMs, () => fail(reason)) : fail(reason));
+    }
+    handshake?.authenticated();
     const state = this.states.get(socket);
     const boundary = !state ? 0 : state.inFlight === 0 ? state.boundary : null;
     if (!this.opts.live.mayClaim(socket, a.key.accountId, boundary)) return fail('ACCOUNT_SWITCH');

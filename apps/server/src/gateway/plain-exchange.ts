@@ -26,12 +26,18 @@ export class PlainSocket {
   private awaiting: GatewayResponse[] = [];
   private readonly deadline = new Deadline(() => this.expire());
 
-  constructor(private readonly socket: { bytesRead: number }) {}
+  /** `handshake`: the socket's request-head deadline, armed again whenever it waits for its next head. */
+  constructor(
+    private readonly socket: { bytesRead: number },
+    private readonly handshake: { awaitHead(): void } | null = null,
+  ) {}
 
   /** A request and its response are complete: the socket's bytes so far belong to it. */
   settle(): void {
     this.inFlight--;
     this.boundary = this.socket.bytesRead;
+    // Node's keepAliveTimeout ends an idle wait but stops at the next head's first byte; a slow head is ours.
+    if (this.inFlight === 0) this.handshake?.awaitHead();
   }
 
   await(res: GatewayResponse): void {

@@ -19,7 +19,8 @@ export interface ProxyParams {
 /** Why a connection is refused; each maps to a documented status (407, 402/403, 502…) in the engine. */
 export type Refusal = 'BAD_CREDENTIALS' | 'BAD_PARAMS' | 'ACCOUNT_DISABLED' | 'NO_TRAFFIC' | 'ACCOUNT_CAP' | 'NO_SUPPLY';
 
-export type AuthResult = { ok: true; accountId: number; userId: number } | { ok: false; reason: Refusal };
+/** A refusal names the account when it exists (a wrong password), so failed logins are counted per account. */
+export type AuthResult = { ok: true; accountId: number; userId: number } | { ok: false; reason: Refusal; accountId?: number };
 
 export interface GatewayAuthority {
   /** Checks a proxy account's password and standing from an in-memory cache: no I/O per connection. */
@@ -57,4 +58,17 @@ export interface UsageSink {
    * timeout changes nothing the second time. Resolves when durable.
    */
   flush(gatewayId: string, seq: number, deltas: UsageDelta[]): Promise<void>;
+}
+
+/** Failed logins against one existing proxy account since the last report. */
+export interface LoginFailureCount {
+  accountId: number;
+  failures: number;
+  /** ms since epoch of the latest. */
+  lastAt: number;
+}
+
+export interface LoginFailureSink {
+  /** Adds the counts to each account's record for its owner to see. Not exactly-once: a count, not money. */
+  recordLoginFailures(counts: LoginFailureCount[]): Promise<void>;
 }

@@ -1,11 +1,13 @@
 import net, { type Socket } from 'node:net';
-import { type Admission, admit } from './admission';
-import { type Deadline, expireAt } from './deadlines';
+import { type Admission, admitFrom } from './admission';
+import { ConnectionLimits, type Handshake } from './connection-limits';
+import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
 import { IndexedSet } from './indexed-set';
 import type { LiveConnections } from './live-connections';
+import type { LoginFailures } from './login-failures';
 import type { ExitChooser, GatewayAuthority } from './ports';
 import { type GatewayReason, SOCKS_AUTH_FAILURE, SOCKS_REPLY, STATUSES } from './statuses';
 import { splice } from './tunnel';
@@ -72,7 +74,13 @@ export interface SocksListenerOptions {
   /** Where direct egress may connect. */
   guard: DestinationGuard;
   /** Greeting to request must complete within this, or the socket is dropped (slow or idle clients). */
-  handshakeTimeoutMs: number;
+  handshakeMs: number;
+  /** Connections per source IP that have not authenticated yet. */
+  maxPendingPerIp: number;
+  /** Open client connections at most; past it new ones are closed at once. */
+  maxConnections: number;
+  /** Failed logins per source IP, shared with the HTTP listener. */
+  failures: LoginFailures;
   log: GatewayLog;
 }
 
@@ -82,12 +90,16 @@ export class SocksListener {
   private readonly sockets = new IndexedSet<Socket>();
   port = 0;
   private readonly onSocketClose: (this: Socket) => void;
+  /** Handshake deadlines, pending connections per IP, the connection budget (connection-limits.ts). */
+  readonly limits: ConnectionLimits;
 
   constructor(private readonly opts: SocksListenerOptions) {
     this.server = net.createServer({ noDelay: true }, (socket) => this.accept(socket));
-    const { sockets } = this;
+    this.limits = new ConnectionLimits({ listener: 'socks', handshakeMs: opts.handshakeMs, maxPendingPerIp: opts.maxPendingPerIp, maxConnections: opts.maxConnections, log: opts.log });
+    const { sockets, limits } = this;
     this.onSocketClose = function (this: Socket) {
       sockets.delete(this);
+      limits.closed(this);
       opts.live.release(this);
     };
   }
@@ -98,6 +110,8 @@ export class SocksListener {
       this.server.listen(this.opts.port, this.opts.host, () => {
         this.server.removeListener('error', reject);
         this.port = (this.server.address() as net.AddressInfo).port;
+        // A failed accept (EMFILE) is an 'error' of the listening server: logged, never fatal.
+        this.server.on('error', (err: NodeJS.ErrnoException) => this.limits.acceptError(err));
         resolve();
       });
     });
@@ -111,12 +125,13 @@ export class SocksListener {
   }
 
   private accept(socket: Socket): void {
+    // Its deadline stays armed after a refusal too: a client that does not close after our last word is dropped.
+    const handshake = this.limits.admit(socket, this.sockets.size);
+    if (!handshake) return;
     this.sockets.add(socket);
     socket.once('close', this.onSocketClose);
     // Resets are normal; a socket without an 'error' listener would take the process down.
     socket.on('error', destroySelf);
-    // Stays armed after a refusal too: a client that does not close after our last word is dropped.
-    const tooSlow = expireAt(Date.now() + this.opts.handshakeTimeoutMs, () => socket.destroy());
 
     let stage = Stage.Greeting;
     let input: Buffer = Buffer.alloc(0);
@@ -161,8 +176,19 @@ export class SocksListener {
           if (input.length < size) return 0;
           const username = input.toString('utf8', 2, 2 + ulen);
           const password = input.toString('utf8', 3 + ulen, size);
-          admission = admit(username, password, this.opts.authority, this.opts.chooser);
-          if (!admission.ok && admission.reason === 'BAD_CREDENTIALS') return finish(Buffer.from([AUTH_VERSION, SOCKS_AUTH_FAILURE]));
+          admission = admitFrom(handshake.ip, username, password, this.opts.authority, this.opts.chooser, this.opts.failures);
+          if (!admission.ok && (admission.reason === 'BAD_CREDENTIALS' || admission.reason === 'TOO_MANY_FAILURES')) {
+            const failure = Buffer.from([AUTH_VERSION, SOCKS_AUTH_FAILURE]);
+            if (!admission.delayMs) return finish(failure);
+            // Slowed: the answer (and what is owed before it) goes late; nothing more is read meanwhile.
+            stage = Stage.Done;
+            socket.pause();
+            const last = owe(owed, failure);
+            owed = null;
+            expireAt(Date.now() + admission.delayMs, () => socket.end(last));
+            return -1;
+          }
+          handshake.authenticated();
           // Valid credentials pass; any other refusal is the REP of the request, where SOCKS has codes.
           owed = owe(owed, AUTH_OK);
           stage = Stage.Request;
@@ -202,7 +228,7 @@ export class SocksListener {
           if (host === '' || port === 0) return finish(reply(socksCode('BAD_TARGET')));
           stage = Stage.Done;
           socket.removeListener('data', onData);
-          this.connect(socket, admission, host, port, input.subarray(size), owed, tooSlow);
+          this.connect(socket, admission, host, port, input.subarray(size), owed, handshake);
           return -1;
         }
         default:
@@ -228,9 +254,9 @@ export class SocksListener {
   }
 
   /** `owed`: handshake answers not yet written, sent ahead of the request's reply. */
-  private connect(socket: Socket, admission: Admission & { ok: true }, host: string, port: number, early: Buffer, owed: Buffer | null, tooSlow: Deadline): void {
+  private connect(socket: Socket, admission: Admission & { ok: true }, host: string, port: number, early: Buffer, owed: Buffer | null, handshake: Handshake): void {
     // The handshake is done; dialing has its own deadline.
-    tooSlow.cancel();
+    handshake.headComplete();
     socket.pause();
     let cancel = () => undefined as void;
     const onClientClose = () => cancel();

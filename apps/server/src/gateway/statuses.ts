@@ -18,8 +18,11 @@ export type UpstreamFailure =
 /** Why a dial gave no socket: the upstream or target failed, or (direct egress) the destination is not allowed. */
 export type DialFailure = UpstreamFailure | 'DESTINATION_FORBIDDEN';
 
-/** A kept-alive HTTP connection tried to change account while a request was still in flight. */
-export type GatewayReason = Refusal | 'ACCOUNT_SWITCH' | 'BAD_TARGET' | DialFailure | 'INTERNAL';
+/**
+ * ACCOUNT_SWITCH: a kept-alive HTTP connection tried to change account while a request was still in
+ * flight. TOO_MANY_FAILURES: the source address failed to log in too often and is locked out a while.
+ */
+export type GatewayReason = Refusal | 'TOO_MANY_FAILURES' | 'ACCOUNT_SWITCH' | 'BAD_TARGET' | DialFailure | 'INTERNAL';
 
 /** SOCKS5 reply field REP, RFC 1928 §6. */
 export const SOCKS_REPLY = {
@@ -46,6 +49,8 @@ interface Status {
 
 export const STATUSES: Readonly<Record<GatewayReason, Status>> = {
   BAD_CREDENTIALS: { http: 407, socks: null, message: 'Unknown proxy account or wrong password.' },
+  // 407 like any refused login, so clients treat it as one; the reason header tells scripts to wait.
+  TOO_MANY_FAILURES: { http: 407, socks: null, message: 'Too many failed logins from this address; try again later.' },
   BAD_PARAMS: {
     http: 400,
     socks: SOCKS_REPLY.NOT_ALLOWED,

@@ -45,6 +45,7 @@ import { createProviders } from '../payments/registry';
 import { UsdtWatcher } from '../payments/usdt-watcher';
 import { scheduleUsdtWatcher } from '../payments/usdt-schedule';
 import { registerAccessGuard } from './access-guard';
+import { capConnectionsPerIp, logAcceptErrors, trustedPeers } from './connection-cap';
 import { frameworkErrors, registerErrorHandling } from './error-handler';
 import { langFromHeader, translator } from './i18n';
 import { registerSpa } from './spa';
@@ -73,7 +74,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     frameworkErrors,
+    // What one client may hold (DESIGN §6, for the API too): a request head within API_HEADERS_TIMEOUT_MS,
+    // the whole request within API_REQUEST_TIMEOUT_MS, checked every second (Node checks every 30 s by
+    // default, which would let a slow head live four times as long). Idle kept-alive connections keep
+    // Fastify's 72 s, longer than load balancers' idle timeouts (else they hit closed connections); the
+    // cap per address bounds how many one client keeps.
+    requestTimeout: config.API_REQUEST_TIMEOUT_MS,
+    http: { headersTimeout: config.API_HEADERS_TIMEOUT_MS, requestTimeout: config.API_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
   });
+  app.decorate('connectionCap', capConnectionsPerIp(app.server, config.API_MAX_CONNECTIONS_PER_IP, trustedPeers(config.TRUST_PROXY)));
+  logAcceptErrors(app.server, app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

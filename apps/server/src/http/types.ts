@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import type { Selectable } from 'kysely';
 import type { UserTable } from '../db/schema';
 import type { UsdtWatcher } from '../payments/usdt-watcher';
+import type { ConnectionCap } from './connection-cap';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -10,6 +11,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Polls the TRON API for USDT payments; tests call `pollOnce()` instead of waiting for the timer. */
     usdtWatcher: UsdtWatcher;
+    /** Connections refused because their address had API_MAX_CONNECTIONS_PER_IP open (tests, figures). */
+    connectionCap: ConnectionCap;
   }
   interface FastifyContextConfig {
     /** Required on every route: who may call it (DESIGN §5.8). */

@@ -148,7 +148,9 @@ export class AccountCache implements GatewayAuthority {
   authenticate(account: string, password: string): AuthResult {
     const a = this.byName.get(account.toLowerCase());
     const given = Buffer.from(password);
-    if (!a || a.password.length !== given.length || !timingSafeEqual(a.password, given)) return { ok: false, reason: 'BAD_CREDENTIALS' };
+    if (!a) return { ok: false, reason: 'BAD_CREDENTIALS' };
+    // The account is named on a wrong password: its owner sees the failed logins (never the guesses).
+    if (a.password.length !== given.length || !timingSafeEqual(a.password, given)) return { ok: false, reason: 'BAD_CREDENTIALS', accountId: a.id };
     const refusal = this.standing(a.id);
     return refusal ? { ok: false, reason: refusal } : { ok: true, accountId: a.id, userId: a.userId };
   }

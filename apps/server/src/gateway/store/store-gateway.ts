@@ -12,6 +12,7 @@ import type { UsageDelta, UsageSink } from '../ports';
 import { StaticExitChooser } from '../static-exit-chooser';
 import { AccountCache } from './account-cache';
 import { chooserSupply } from './chooser-supply';
+import { LoginFailureStore } from './login-failure-store';
 import { UsageStore } from './usage-store';
 
 export interface StoreGatewayOptions {
@@ -30,6 +31,10 @@ export interface StoreGatewayOptions {
   refreshMs?: number;
   flushMs?: number;
   enforceMs?: number;
+  /** Client limits before authentication (GatewayOptions; GATEWAY_HANDSHAKE_MS and the like). */
+  handshakeMs?: number;
+  maxPendingPerIp?: number;
+  maxConnections?: number;
   /**
    * Cut-off events: this gateway re-reads the named user and cuts at once on each, and announces the
    * accounts its own flushes find spent, so the other gateways cut them at once too.
@@ -89,6 +94,10 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     gatewayId,
     flushMs: o.flushMs,
     enforceMs: o.enforceMs,
+    handshakeTimeoutMs: o.handshakeMs,
+    maxPendingPerIp: o.maxPendingPerIp,
+    maxConnections: o.maxConnections,
+    loginFailureSink: new LoginFailureStore(o.db),
     allowPrivateDestinations: o.allowPrivateDestinations,
     log: o.log,
     now: () => o.clock.now().getTime(),

@@ -124,6 +124,8 @@ export class ProxyAccountService {
       usedBytes: Number(r.used_bytes),
       remark: r.remark,
       createdAt: r.created_at,
+      loginFailures: Number(r.login_failures),
+      lastLoginFailureAt: r.last_login_failure_at,
     };
   }
 }

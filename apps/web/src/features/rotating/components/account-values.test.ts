@@ -12,6 +12,8 @@ const account = (patch: Partial<ProxyAccountDto> = {}): ProxyAccountDto => ({
   usedBytes: 0,
   remark: 'shop',
   createdAt: '2026-11-01T00:00:00.000Z',
+  loginFailures: 0,
+  lastLoginFailureAt: null,
   ...patch,
 });
 

@@ -79,6 +79,19 @@ export function ProxyAccountsCard() {
               );
             },
           },
+          {
+            title: t('rotating.accounts.failedLogins'),
+            key: 'failedLogins',
+            render: (_v, account) =>
+              account.loginFailures === 0 ? (
+                <span className="muted">{t('commerce.none')}</span>
+              ) : (
+                <span data-testid="account-failed-logins">
+                  <Typography.Text type="warning">{account.loginFailures}</Typography.Text>
+                  {account.lastLoginFailureAt ? <div className="muted nowrap">{t('rotating.accounts.lastFailedLogin', { time: formatDateTime(account.lastLoginFailureAt) })}</div> : null}
+                </span>
+              ),
+          },
           { title: t('rotating.accounts.remark'), dataIndex: 'remark', render: (v: string | null) => v ?? <span className="muted">{t('commerce.none')}</span> },
           { title: t('rotating.accounts.createdAt'), dataIndex: 'createdAt', className: 'nowrap', render: (v: string) => formatDateTime(v) },
           {

@@ -49,7 +49,7 @@ function serve(usage: (url: URL) => Response | Partial<UsageRecordPage>) {
   });
 }
 
-const account = (id: number, username: string) => ({ id, username, password: 'Secret123', status: 'active', limitBytes: null, usedBytes: 0, remark: null, createdAt: '2026-11-01T00:00:00.000Z' });
+const account = (id: number, username: string) => ({ id, username, password: 'Secret123', status: 'active', limitBytes: null, usedBytes: 0, remark: null, createdAt: '2026-11-01T00:00:00.000Z', loginFailures: 0, lastLoginFailureAt: null });
 const region = (country: string, state: string | null = null) => ({ id: Math.random(), country, state, city: null, name: { en: country, 'zh-cn': country, zh: country }, poolSize: 10, sort: 0, enabled: true });
 
 function renderPage() {
