@@ -148,7 +148,6 @@ export class HttpListener extends Server {
     res.track(plain, this.opts.responseTimeoutMs);
   }
 
-<<<<<<< HEAD
   /**
    * Credentials of a plain request, read as the CONNECT path reads them. proxy-chain's own reading
    * answers 400 to an empty or non-Basic Proxy-Authorization; to us that is no credentials: 407 with
@@ -161,10 +160,6 @@ export class HttpListener extends Server {
     return this.preparePlain({ connectionId: 0, request, username, password, hostname: target.hostname, port: target.port ? Number(target.port) : 80, isHttp: true });
   }
 
-  private preparePlain({ request, username, password, hostname, port }: PrepareRequestFunctionOpts): PrepareRequestFunctionResult {
-    const a = admit(username, password, this.opts.authority, this.opts.chooser);
-    if (!a.ok) throw requestError(a.reason);
-=======
   private preparePlain({ request, username, password, hostname, port }: PrepareRequestFunctionOpts): PrepareRequestFunctionResult | Promise<never> {
     const handshake = this.limits.of(request.socket);
     const a = admitFrom(handshake?.ip ?? request.socket.remoteAddress ?? '', username, password, this.opts.authority, this.opts.chooser, this.opts.failures);
@@ -174,7 +169,6 @@ export class HttpListener extends Server {
       return new Promise((_, reject) => expireAt(Date.now() + a.delayMs!, () => reject(error)));
     }
     handshake?.authenticated();
->>>>>>> h-guard
     const { guard } = this.opts;
     // Direct egress: an IP literal (URL parsing has normalised `0x7f.1` and the like) or an own port is refused unbilled.
     if (a.exit.kind === 'direct' && guard.refuses(hostname.startsWith('[') ? hostname.slice(1, -1) : hostname, port)) throw requestError('DESTINATION_FORBIDDEN');
