@@ -35,6 +35,8 @@ describe('loadConfig', () => {
     expect(cfg.SMTP_URL).toBeUndefined();
     expect(cfg.REDIS_URL).toBeUndefined();
     expect(cfg.REDIS_PREFIX).toBe('resi:');
+    expect(cfg.GATEWAY_LEASE_BYTES).toBe(1024 * 1024);
+    expect(cfg.GATEWAY_ACCOUNT_MAX_CONNECTIONS).toBeUndefined();
     expect(path.isAbsolute(cfg.dataDir)).toBe(true);
   });
 
@@ -50,6 +52,11 @@ describe('loadConfig', () => {
     ['REDIS_URL', '127.0.0.1:6379'],
     ['REDIS_PREFIX', 'has space'],
     ['GATEWAY_HTTP_PORT', '-1'],
+    ['GATEWAY_LEASE_BYTES', '1000'],
+    ['GATEWAY_LEASE_BYTES', '1.5'],
+    ['GATEWAY_LEASE_BYTES', 'lots'],
+    ['GATEWAY_ACCOUNT_MAX_CONNECTIONS', '0'],
+    ['GATEWAY_ACCOUNT_MAX_CONNECTIONS', 'ten'],
     ['APP_SECRET', 'short'],
     ['NODE_ENV', 'staging'],
     ['PUBLIC_URL', 'example.com'],

@@ -214,6 +214,8 @@ export interface ProxyAccountTable {
   status: 'active' | 'disabled';
   limit_bytes: number | null;
   used_bytes: ColumnType<number, number | undefined, number>;
+  /** Concurrent gateway connections allowed; null = the operator's default (or none). */
+  max_connections: ColumnType<number | null, number | null | undefined, number | null>;
   remark: string | null;
   deleted_at: Timestamp | null;
   created_at: Timestamp;

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { type ByteBudget, UNLIMITED } from './byte-budget';
 import { IndexedSet } from './indexed-set';
 
 /** Who a client connection's bytes belong to (usage rows are per account, hour and exit country). */
@@ -10,12 +11,33 @@ export interface MeterKey {
 
 export type RecordBytes = (key: MeterKey, bytesUp: number, bytesDown: number) => void;
 
+/** Why a socket may not carry an account's bytes (claim), or why its account's connections were cut. */
+export type ClaimRefusal = 'ACCOUNT_SWITCH' | 'NO_TRAFFIC' | 'ACCOUNT_CAP' | 'TOO_MANY_CONNECTIONS';
+
+/** Called when a budget cuts connections: which account (for a balance, the one whose byte spent it). */
+export type OnCut = (accountId: number, refusal: 'NO_TRAFFIC' | 'ACCOUNT_CAP', closed: number) => void;
+
+/**
+ * The live connections drawing on one budget: a user's balance (shared by all the user's accounts) or
+ * one account's cap. `lease`: bytes they may carry, all together, before the budget is checked again.
+ */
+interface Pool {
+  lives: IndexedSet<Live>;
+  lease: number;
+}
+
 interface Live {
   socket: Socket;
   key: MeterKey;
   /** Counter values already recorded. */
   read: number;
   sent: number;
+  account: Pool;
+  user: Pool;
+  /** Per chunk carried (both directions): a subtraction and a comparison per pool. */
+  charge: (chunk: { length: number }) => void;
+  /** Cut or closed: chunks still on their way count for nothing. */
+  gone: boolean;
 }
 
 /**
@@ -29,17 +51,31 @@ function sentBytes(socket: Socket): number {
 /**
  * The client connections that carry an account's traffic. Metering reads each socket's own counters
  * (`bytesRead` = up, bytes sent = down) at every harvest and at close, so a long tunnel is billed
- * while it lives and nothing is done per chunk. Cut-off destroys an account's sockets. The listener
- * that owns a socket calls `release` when it closes (one 'close' listener per socket, not two).
+ * while it lives and nothing is done per chunk but the budget's counter. Cut-off destroys an
+ * account's sockets. The listener that owns a socket calls `release` when it closes (one 'close'
+ * listener per socket, not two).
+ *
+ * Byte budgets (DESIGN §6, docs/gateway.md): every connection draws on its user's balance and its
+ * account's cap. Each pool holds a lease (at most `leaseBytes`, never more than what is left) that
+ * every chunk its connections carry counts down; when it is spent, what is left is computed again
+ * exactly, and a pool with nothing left has all its connections cut at once.
  */
 export class LiveConnections {
   // No Map or Set keyed by sockets or their records: see indexed-set.ts.
   private readonly bySocket = new WeakMap<Socket, Live>();
   private readonly all = new IndexedSet<Live>();
-  /** Accounts come and go far less often than connections: a Map is fine here. */
-  private readonly byAccount = new Map<number, IndexedSet<Live>>();
+  /** Accounts and users come and go far less often than connections: Maps are fine here. */
+  private readonly byAccount = new Map<number, Pool>();
+  private readonly byUser = new Map<number, Pool>();
+  /** What `admit` found left for the pools a new connection opens (so `index` need not ask again). */
+  private capAtJoin = Infinity;
+  private balanceAtJoin = Infinity;
 
-  constructor(private readonly record: RecordBytes) {}
+  constructor(
+    private readonly record: RecordBytes,
+    private readonly budget: ByteBudget = UNLIMITED,
+    private readonly onCut: OnCut = () => undefined,
+  ) {}
 
   get size(): number {
     return this.all.size;
@@ -58,20 +94,28 @@ export class LiveConnections {
    * Binds the socket's bytes to `key` from now on. On a fresh socket every byte it carried so far is
    * the key's (the request that opened it). On a kept-alive socket changing key, the old key gets the
    * bytes read up to `boundary` (the end of the last complete request) and everything sent so far.
-   * Returns false, changing nothing, when another account asks without a boundary.
+   * Returns why not, changing nothing, when another account asks without a boundary, or when the
+   * account's budget is spent or it holds its limit of connections.
    */
-  claim(socket: Socket, key: MeterKey, boundary: number | null): boolean {
+  claim(socket: Socket, key: MeterKey, boundary: number | null): ClaimRefusal | null {
     const live = this.bySocket.get(socket);
     if (!live) {
-      const fresh: Live = { socket, key, read: 0, sent: 0 };
+      const refusal = this.admit(key);
+      if (refusal) return refusal;
+      const fresh: Live = { socket, key, read: 0, sent: 0, account: null!, user: null!, charge: null!, gone: false };
+      fresh.charge = (chunk) => this.carry(fresh, chunk.length);
       this.bySocket.set(socket, fresh);
       this.all.add(fresh);
       this.index(fresh);
-      return true;
+      return null;
     }
     const old = live.key;
-    if (old.accountId === key.accountId && old.country === key.country) return true;
-    if (boundary === null) return old.accountId === key.accountId; // same account: keep the old country until a boundary
+    if (old.accountId === key.accountId && old.country === key.country) return null;
+    if (boundary === null) return old.accountId === key.accountId ? null : 'ACCOUNT_SWITCH'; // same account: keep the old country until a boundary
+    if (old.accountId !== key.accountId) {
+      const refusal = this.admit(key);
+      if (refusal) return refusal;
+    }
     const read = Math.max(live.read, boundary);
     const sent = sentBytes(socket);
     this.emit(old, read - live.read, sent - live.sent);
@@ -84,7 +128,12 @@ export class LiveConnections {
     } else {
       live.key = key;
     }
-    return true;
+    return null;
+  }
+
+  /** The per-chunk charge of a claimed socket (for paths that are not `splice`d: plain HTTP). */
+  chargeOf(socket: Socket): Live['charge'] | null {
+    return this.bySocket.get(socket)?.charge ?? null;
   }
 
   /** Records every live socket's bytes since the last harvest. */
@@ -96,13 +145,18 @@ export class LiveConnections {
     return [...this.byAccount.keys()];
   }
 
-  /** Destroys every connection of the account; returns how many. Their bytes are recorded on close. */
+  /** Checks every budget now (after the store's figures changed); cuts those spent. */
+  checkBudgets(): void {
+    for (const pool of [...this.byAccount.values(), ...this.byUser.values()]) {
+      const first = pool.lives.toArray()[0];
+      if (first) this.renew(pool, first);
+    }
+  }
+
+  /** Destroys every connection of the account; returns how many. Their bytes are recorded first. */
   closeAccount(accountId: number): number {
-    const set = this.byAccount.get(accountId);
-    if (!set) return 0;
-    const sockets = set.toArray().map((l) => l.socket);
-    for (const s of sockets) s.destroy();
-    return sockets.length;
+    const pool = this.byAccount.get(accountId);
+    return pool ? this.cutAll(pool) : 0;
   }
 
   /** Records and forgets every connection (shutdown: the sockets are being destroyed). */
@@ -111,6 +165,7 @@ export class LiveConnections {
     this.all.forEach((live) => this.bySocket.delete(live.socket));
     this.all.clear();
     this.byAccount.clear();
+    this.byUser.clear();
   }
 
   /** The socket closed: records its last bytes and forgets it. The listeners call this on 'close'. */
@@ -118,7 +173,62 @@ export class LiveConnections {
     const live = this.bySocket.get(socket);
     if (!live) return;
     this.take(live);
-    this.bySocket.delete(socket);
+    this.forget(live);
+  }
+
+  private carry(live: Live, bytes: number): void {
+    if ((live.account.lease -= bytes) <= 0 && !live.gone) this.renew(live.account, live);
+    // The first renew may have cut this connection (and its pools); then there is nothing left to check.
+    if ((live.user.lease -= bytes) <= 0 && !live.gone) this.renew(live.user, live);
+  }
+
+  /** What the pool may carry now, exactly: the budget's figure minus what its sockets carried unrecorded. */
+  private left(pool: Pool, live: Live): number {
+    const { accountId, userId } = live.key;
+    let left = pool === live.account ? this.budget.capLeft(accountId) : this.budget.balanceLeft(accountId, userId);
+    if (left === Infinity || left <= 0) return left;
+    pool.lives.forEach((l) => (left -= Math.max(0, l.socket.bytesRead - l.read) + Math.max(0, sentBytes(l.socket) - l.sent)));
+    return left;
+  }
+
+  /** The pool's lease is spent: a new one from what is left, or the cut of all its connections. */
+  private renew(pool: Pool, live: Live): void {
+    const left = this.left(pool, live);
+    if (left > 0) {
+      pool.lease = Math.min(this.budget.leaseBytes, left);
+      return;
+    }
+    const { accountId } = live.key;
+    const refusal = pool === live.account ? 'ACCOUNT_CAP' : 'NO_TRAFFIC';
+    this.onCut(accountId, refusal, this.cutAll(pool));
+  }
+
+  /** Whether a new connection of `key` may start: its budgets are not spent, its account under its limit. */
+  private admit(key: MeterKey): ClaimRefusal | null {
+    const account = this.byAccount.get(key.accountId);
+    // A pool with connections has a lease > 0 (else they were cut): only a new pool needs the exact figure.
+    if (!account && (this.capAtJoin = this.budget.capLeft(key.accountId)) <= 0) return 'ACCOUNT_CAP';
+    if (!this.byUser.has(key.userId) && (this.balanceAtJoin = this.budget.balanceLeft(key.accountId, key.userId)) <= 0) return 'NO_TRAFFIC';
+    const max = this.budget.maxConnections(key.accountId);
+    if (max !== null && (account?.lives.size ?? 0) >= max) return 'TOO_MANY_CONNECTIONS';
+    return null;
+  }
+
+  /** Records each connection's bytes as they are now, forgets it and destroys its socket. */
+  private cutAll(pool: Pool): number {
+    const lives = pool.lives.toArray();
+    for (const live of lives) {
+      // Recorded before the destroy, while `writableLength` still says what never reached the kernel.
+      this.take(live);
+      this.forget(live);
+      live.socket.destroy();
+    }
+    return lives.length;
+  }
+
+  private forget(live: Live): void {
+    live.gone = true;
+    this.bySocket.delete(live.socket);
     this.all.delete(live);
     this.unindex(live);
   }
@@ -141,15 +251,27 @@ export class LiveConnections {
   }
 
   private index(live: Live): void {
-    let set = this.byAccount.get(live.key.accountId);
-    if (!set) this.byAccount.set(live.key.accountId, (set = new IndexedSet()));
-    set.add(live);
+    // Always right after `admit`, which read the figures of the pools that do not exist yet.
+    live.account = this.join(this.byAccount, live.key.accountId, live, this.capAtJoin);
+    live.user = this.join(this.byUser, live.key.userId, live, this.balanceAtJoin);
+  }
+
+  private join(pools: Map<number, Pool>, id: number, live: Live, left: number): Pool {
+    let pool = pools.get(id);
+    if (!pool) pools.set(id, (pool = { lives: new IndexedSet(), lease: Math.min(this.budget.leaseBytes, left) }));
+    pool.lives.add(live);
+    return pool;
   }
 
   private unindex(live: Live): void {
-    const set = this.byAccount.get(live.key.accountId);
-    if (!set) return;
-    set.delete(live);
-    if (set.size === 0) this.byAccount.delete(live.key.accountId);
+    this.leave(this.byAccount, live.key.accountId, live);
+    this.leave(this.byUser, live.key.userId, live);
+  }
+
+  private leave(pools: Map<number, Pool>, id: number, live: Live): void {
+    const pool = pools.get(id);
+    if (!pool) return;
+    pool.lives.delete(live);
+    if (pool.lives.size === 0) pools.delete(id);
   }
 }

@@ -54,6 +54,11 @@ export const STATUSES: Readonly<Record<GatewayReason, Status>> = {
   ACCOUNT_DISABLED: { http: 403, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'This proxy account is disabled.' },
   NO_TRAFFIC: { http: 402, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'No traffic left on this account; buy a traffic package to continue.' },
   ACCOUNT_CAP: { http: 403, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'This proxy account has reached its traffic limit.' },
+  TOO_MANY_CONNECTIONS: {
+    http: 429,
+    socks: SOCKS_REPLY.NOT_ALLOWED,
+    message: 'This proxy account holds its limit of concurrent connections; close one and retry.',
+  },
   NO_SUPPLY: { http: 502, socks: SOCKS_REPLY.NETWORK_UNREACHABLE, message: 'No exit is available for the requested region.' },
   ACCOUNT_SWITCH: {
     http: 400,
