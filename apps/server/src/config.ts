@@ -75,12 +75,12 @@ const envSchema = z.object({
   GATEWAY_ALLOW_PRIVATE_DESTINATIONS: z.stringbool().default(false),
   /**
    * Byte budgets (DESIGN §6): bytes an account's connections may carry on one gateway between two exact
-   * checks of its balance and cap. 64 KiB (a socket read) to 1 GiB.
+   * checks of its balance and cap. 256 KiB (more than a socket read, 64 KiB) to 1 GiB.
    */
   GATEWAY_LEASE_BYTES: z.coerce
     .number()
     .int('must be a whole number of bytes')
-    .min(65_536, 'must be at least 65536 (64 KiB)')
+    .min(262_144, 'must be at least 262144 (256 KiB)')
     .max(1024 ** 3, 'must be at most 1073741824 (1 GiB)')
     .default(1024 * 1024),
   /** Concurrent connections a proxy account may hold when it sets no limit of its own; unset: none. */
