@@ -195,6 +195,32 @@ describe('byte budgets over real sockets (DESIGN §6)', () => {
     }
   });
 
+  it('many small plain requests on one kept-alive socket: their heads count too, and the socket is cut at the balance', async () => {
+    const limit = 50 * KB;
+    const g = await startGateway({ chooser, flushMs: NEVER, enforceMs: NEVER, leaseBytes: 256 * KiB });
+    try {
+      g.authority.add('heads001', { balance: limit });
+      const socket = net.connect(g.gw.httpPort, HOST);
+      socket.on('error', () => undefined);
+      let requests = 0;
+      // Each answer has a 10-byte body: the bytes are nearly all heads. Stops at the cut (or after far too many).
+      while (!socket.destroyed && requests < 2000) {
+        socket.write(`GET http://${HOST}:${web.port}/bytes/10 HTTP/1.1\r\nHost: origin\r\nProxy-Authorization: ${basic('heads001', 'pw')}\r\n\r\n`);
+        const answer = await readResponse(socket).catch(() => null);
+        if (!answer) break;
+        expect(answer.status).toBe(200);
+        requests++;
+      }
+      await closed(socket);
+      const delivered = carried([socket]);
+      console.log(`plain heads: limit ${limit}, ${requests} requests, delivered ${delivered}`);
+      expect(delivered).toBeGreaterThanOrEqual(limit);
+      expect(delivered).toBeLessThanOrEqual(limit + HEADS);
+    } finally {
+      await g.gw.stop();
+    }
+  });
+
   it('a budget shared by a user: two accounts of one user stop together when the balance is spent', async () => {
     const lease = 256 * KiB;
     const limit = 300 * KB;

@@ -8,7 +8,7 @@ import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
 import { IndexedSet } from './indexed-set';
-import type { LiveConnections } from './live-connections';
+import { HEADS_ESTIMATE, type LiveConnections } from './live-connections';
 import type { ExitChooser, GatewayAuthority } from './ports';
 import { GatewayRequest, GatewayResponse, PlainSocket } from './plain-exchange';
 import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, requestError } from './statuses';
@@ -143,8 +143,8 @@ export class HttpListener extends Server {
     const boundary = state && state.inFlight <= 1 ? state.boundary : null;
     const refusal = this.opts.live.claim(request.socket, a.key, boundary);
     if (refusal) throw requestError(refusal);
-    // The answer's body is counted against the account's byte budget as it is written (plain-exchange.ts).
-    (request as GatewayRequest).response?.setCharge(this.opts.live.chargeOf(request.socket));
+    // Heads count against the account's byte budget now, bodies as they are written (plain-exchange.ts).
+    (request as GatewayRequest).response?.setCharge(this.opts.live.chargeOf(request.socket), HEADS_ESTIMATE);
     if (a.exit.kind === 'direct') {
       // A name is checked by the lookup the direct agent's new connection resolves it with (kept-alive ones were checked when made).
       const res = (request as GatewayRequest).response;

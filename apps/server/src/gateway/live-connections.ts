@@ -24,7 +24,15 @@ export type OnCut = (accountId: number, refusal: 'NO_TRAFFIC' | 'ACCOUNT_CAP', c
 interface Pool {
   lives: IndexedSet<Live>;
   lease: number;
+  /** Bytes its connections were charged since the last harvest: an upper estimate of what is unrecorded. */
+  charged: number;
 }
+
+/**
+ * What a new connection's heads (CONNECT, 200 line, SOCKS5 handshake) or a plain request's heads are
+ * counted as against the lease; their real size is in the sockets' counters, which the exact check reads.
+ */
+export const HEADS_ESTIMATE = 1024;
 
 interface Live {
   socket: Socket;
@@ -139,6 +147,8 @@ export class LiveConnections {
   /** Records every live socket's bytes since the last harvest. */
   harvest(): void {
     this.all.forEach((live) => this.take(live));
+    for (const pool of this.byAccount.values()) pool.charged = 0;
+    for (const pool of this.byUser.values()) pool.charged = 0;
   }
 
   accounts(): number[] {
@@ -177,16 +187,26 @@ export class LiveConnections {
   }
 
   private carry(live: Live, bytes: number): void {
-    if ((live.account.lease -= bytes) <= 0 && !live.gone) this.renew(live.account, live);
+    const { account, user } = live;
+    account.charged += bytes;
+    user.charged += bytes;
+    if ((account.lease -= bytes) <= 0 && !live.gone) this.renew(account, live);
     // The first renew may have cut this connection (and its pools); then there is nothing left to check.
-    if ((live.user.lease -= bytes) <= 0 && !live.gone) this.renew(live.user, live);
+    if ((user.lease -= bytes) <= 0 && !live.gone) this.renew(user, live);
   }
 
-  /** What the pool may carry now, exactly: the budget's figure minus what its sockets carried unrecorded. */
+  /**
+   * What the pool may carry now: the budget's figure minus what its sockets carried unrecorded. Far
+   * from the end an estimate does (the bytes charged since the last harvest, with room for the heads
+   * of every connection): the exact walk over the pool's sockets is for the last leases, so a user with
+   * thousands of connections does not pay for it once per lease.
+   */
   private left(pool: Pool, live: Live): number {
     const { accountId, userId } = live.key;
     let left = pool === live.account ? this.budget.capLeft(accountId) : this.budget.balanceLeft(accountId, userId);
     if (left === Infinity || left <= 0) return left;
+    const estimate = left - pool.charged - pool.lives.size * HEADS_ESTIMATE;
+    if (estimate > 2 * this.budget.leaseBytes) return estimate;
     pool.lives.forEach((l) => (left -= Math.max(0, l.socket.bytesRead - l.read) + Math.max(0, sentBytes(l.socket) - l.sent)));
     return left;
   }
@@ -209,8 +229,9 @@ export class LiveConnections {
     // A pool with connections has a lease > 0 (else they were cut): only a new pool needs the exact figure.
     if (!account && (this.capAtJoin = this.budget.capLeft(key.accountId)) <= 0) return 'ACCOUNT_CAP';
     if (!this.byUser.has(key.userId) && (this.balanceAtJoin = this.budget.balanceLeft(key.accountId, key.userId)) <= 0) return 'NO_TRAFFIC';
-    const max = this.budget.maxConnections(key.accountId);
-    if (max !== null && (account?.lives.size ?? 0) >= max) return 'TOO_MANY_CONNECTIONS';
+    // A limit is at least 1: only an account with connections can be at it.
+    const max = account ? this.budget.maxConnections(key.accountId) : null;
+    if (max !== null && account!.lives.size >= max) return 'TOO_MANY_CONNECTIONS';
     return null;
   }
 
@@ -258,7 +279,10 @@ export class LiveConnections {
 
   private join(pools: Map<number, Pool>, id: number, live: Live, left: number): Pool {
     let pool = pools.get(id);
-    if (!pool) pools.set(id, (pool = { lives: new IndexedSet(), lease: Math.min(this.budget.leaseBytes, left) }));
+    if (!pool) pools.set(id, (pool = { lives: new IndexedSet(), lease: Math.min(this.budget.leaseBytes, left), charged: 0 }));
+    // The heads this connection carried are not chunks anyone charges: count them now (the next chunk
+    // checks the budget if that spent the lease).
+    pool.lease -= HEADS_ESTIMATE;
     pool.lives.add(live);
     return pool;
   }

@@ -88,8 +88,10 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
   /** The byte budget's counter of the socket's account (live-connections.ts), once the request is admitted. */
   charge: Charge | null = null;
 
-  setCharge(charge: Charge | null): void {
+  /** From now on the body is charged; `heads`: what this exchange's request and answer heads count as. */
+  setCharge(charge: Charge | null, heads: number): void {
     this.charge = charge;
+    charge?.({ length: heads });
   }
 
   /** proxy-chain pipes the origin's body here: each chunk is counted against the byte budget after it is written. */
