@@ -124,6 +124,19 @@ describe.each(DIALECTS)('byte budgets against the store on %s', (dialect) => {
     expect(second).toBeLessThanOrEqual(n + SLACK);
   }, 60_000);
 
+  it('a connection limit set through the API holds on the gateway: the connection over it is refused 429', async () => {
+    const c = await gatewayCustomer(t, admin, [[64 * MiB, 30]]);
+    expect((await call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body: { maxConnections: 2 } })).status).toBe(200);
+    await g.cache.refresh();
+    const auth = basic(c.username, PROXY_PASSWORD);
+    const open = [await connectTunnel(g.gateway.httpPort, `${HOST}:${web.port}`, auth), await socksConnect(g.gateway.socksPort, c.username, PROXY_PASSWORD, HOST, web.port)];
+    expect([open[0]!.status, open[1]!.rep]).toEqual([200, 0]);
+    const over = await connectTunnel(g.gateway.httpPort, `${HOST}:${web.port}`, auth);
+    expect([over.status, over.headers['x-gateway-reason']]).toEqual([429, 'TOO_MANY_CONNECTIONS']);
+    for (const o of open) o.socket.destroy();
+    await waitFor(() => g.gateway.liveConnections() === 0, 5000, 'the gateway to see the closes');
+  });
+
   it('a 300 KB cap: cut at the cap over CONNECT and plain HTTP; the overshoot counts against the cap, so a cap raised by N carries N less the overshoot', async () => {
     const limit = 300 * KB;
     const c = await gatewayCustomer(t, admin, [[64 * MiB, 30]]);
