@@ -129,11 +129,12 @@ describe.each(DIALECTS)('byte budgets against the store on %s', (dialect) => {
     expect((await call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body: { maxConnections: 2 } })).status).toBe(200);
     await g.cache.refresh();
     const auth = basic(c.username, PROXY_PASSWORD);
-    const open = [await connectTunnel(g.gateway.httpPort, `${HOST}:${web.port}`, auth), await socksConnect(g.gateway.socksPort, c.username, PROXY_PASSWORD, HOST, web.port)];
-    expect([open[0]!.status, open[1]!.rep]).toEqual([200, 0]);
+    const viaConnect = await connectTunnel(g.gateway.httpPort, `${HOST}:${web.port}`, auth);
+    const viaSocks = await socksConnect(g.gateway.socksPort, c.username, PROXY_PASSWORD, HOST, web.port);
+    expect([viaConnect.status, viaSocks.rep]).toEqual([200, 0]);
     const over = await connectTunnel(g.gateway.httpPort, `${HOST}:${web.port}`, auth);
     expect([over.status, over.headers['x-gateway-reason']]).toEqual([429, 'TOO_MANY_CONNECTIONS']);
-    for (const o of open) o.socket.destroy();
+    for (const s of [viaConnect.socket, viaSocks.socket]) s.destroy();
     await waitFor(() => g.gateway.liveConnections() === 0, 5000, 'the gateway to see the closes');
   });
 

@@ -75,9 +75,9 @@ export class LiveConnections {
   /** Accounts and users come and go far less often than connections: Maps are fine here. */
   private readonly byAccount = new Map<number, Pool>();
   private readonly byUser = new Map<number, Pool>();
-  /** What `admit` found left for the pools a new connection opens (so `index` need not ask again). */
-  private capAtJoin = Infinity;
-  private balanceAtJoin = Infinity;
+  /** What `admit` just found left for the pools a connection opens (so `index` need not ask again), and for whom. */
+  private capAtJoin = { id: -1, left: 0 };
+  private balanceAtJoin = { id: -1, left: 0 };
 
   constructor(
     private readonly record: RecordBytes,
@@ -226,13 +226,20 @@ export class LiveConnections {
   /** Whether a new connection of `key` may start: its budgets are not spent, its account under its limit. */
   private admit(key: MeterKey): ClaimRefusal | null {
     const account = this.byAccount.get(key.accountId);
+    this.capAtJoin.id = this.balanceAtJoin.id = -1;
     // A pool with connections has a lease > 0 (else they were cut): only a new pool needs the exact figure.
-    if (!account && (this.capAtJoin = this.budget.capLeft(key.accountId)) <= 0) return 'ACCOUNT_CAP';
-    if (!this.byUser.has(key.userId) && (this.balanceAtJoin = this.budget.balanceLeft(key.accountId, key.userId)) <= 0) return 'NO_TRAFFIC';
+    if (!account && this.remember(this.capAtJoin, key.accountId, this.budget.capLeft(key.accountId)) <= 0) return 'ACCOUNT_CAP';
+    if (!this.byUser.has(key.userId) && this.remember(this.balanceAtJoin, key.userId, this.budget.balanceLeft(key.accountId, key.userId)) <= 0) return 'NO_TRAFFIC';
     // A limit is at least 1: only an account with connections can be at it.
     const max = account ? this.budget.maxConnections(key.accountId) : null;
     if (max !== null && account!.lives.size >= max) return 'TOO_MANY_CONNECTIONS';
     return null;
+  }
+
+  private remember(at: { id: number; left: number }, id: number, left: number): number {
+    at.id = id;
+    at.left = left;
+    return left;
   }
 
   /** Records each connection's bytes as they are now, forgets it and destroys its socket. */
@@ -272,14 +279,19 @@ export class LiveConnections {
   }
 
   private index(live: Live): void {
-    // Always right after `admit`, which read the figures of the pools that do not exist yet.
-    live.account = this.join(this.byAccount, live.key.accountId, live, this.capAtJoin);
-    live.user = this.join(this.byUser, live.key.userId, live, this.balanceAtJoin);
+    // Right after `admit`, which read the figures of the pools that did not exist then (a kept-alive
+    // socket changing account may have emptied, and so dropped, a pool `admit` saw: that one is read here).
+    const { accountId, userId } = live.key;
+    live.account = this.join(this.byAccount, accountId, live, this.capAtJoin, () => this.budget.capLeft(accountId));
+    live.user = this.join(this.byUser, userId, live, this.balanceAtJoin, () => this.budget.balanceLeft(accountId, userId));
   }
 
-  private join(pools: Map<number, Pool>, id: number, live: Live, left: number): Pool {
+  private join(pools: Map<number, Pool>, id: number, live: Live, known: { id: number; left: number }, left: () => number): Pool {
     let pool = pools.get(id);
-    if (!pool) pools.set(id, (pool = { lives: new IndexedSet(), lease: Math.min(this.budget.leaseBytes, left), charged: 0 }));
+    if (!pool) {
+      const lease = Math.min(this.budget.leaseBytes, known.id === id ? known.left : left());
+      pools.set(id, (pool = { lives: new IndexedSet(), lease, charged: 0 }));
+    }
     // The heads this connection carried are not chunks anyone charges: count them now (the next chunk
     // checks the budget if that spent the lease).
     pool.lease -= HEADS_ESTIMATE;
