@@ -11,6 +11,7 @@ import {
   startGateway,
   startHttpOrigin,
   waitFor,
+  writeBytes,
 } from '../../test/gateway-fixtures';
 import { recordFigure } from '../../test/security-figures';
 import { until } from '../../test/store-gateway-kit';
@@ -216,6 +217,36 @@ describe('byte budgets over real sockets (DESIGN §6)', () => {
       console.log(`plain heads: limit ${limit}, ${requests} requests, delivered ${delivered}`);
       expect(delivered).toBeGreaterThanOrEqual(limit);
       expect(delivered).toBeLessThanOrEqual(limit + HEADS);
+    } finally {
+      await g.gw.stop();
+    }
+  });
+
+  it('uploads stop at the balance too: a plain POST and a CONNECT upload', async () => {
+    const limit = 300 * KB;
+    const g = await startGateway({ chooser, flushMs: NEVER, enforceMs: NEVER, leaseBytes: 256 * KiB });
+    try {
+      // One account (and user) each, so each cut is its own path's.
+      const plain = g.authority.add('upload01', { balance: limit });
+      const tunnel = g.authority.add('upload02', { balance: limit });
+      const post = net.connect(g.gw.httpPort, HOST);
+      post.on('error', () => undefined);
+      post.write(`POST http://${HOST}:${web.port}/upload HTTP/1.1\r\nHost: origin\r\nContent-Length: ${BODY}\r\nProxy-Authorization: ${basic('upload01', 'pw')}\r\n\r\n`);
+      writeBytes(post, BODY);
+      const t = await connectTunnel(g.gw.httpPort, `${HOST}:${web.port}`, basic('upload02', 'pw'));
+      expect(t.status).toBe(200);
+      t.socket.write(`POST /upload HTTP/1.1\r\nHost: origin\r\nContent-Length: ${BODY}\r\n\r\n`);
+      writeBytes(t.socket, BODY);
+      await Promise.all([closed(post), closed(t.socket)]);
+      await waitFor(() => g.gw.liveConnections() === 0, 5000, 'the gateway to see the closes');
+      await g.gw.flush();
+      for (const a of [plain, tunnel]) {
+        const billed = g.sink.total(a.id);
+        console.log(`uploads (${a.name}): limit ${limit}, billed up ${billed.up}, down ${billed.down}`);
+        // What the gateway read is billed (the client wrote more, into buffers the cut threw away).
+        expect(billed.up + billed.down).toBeGreaterThanOrEqual(limit);
+        expect(billed.up + billed.down).toBeLessThanOrEqual(limit + READ + HEADS);
+      }
     } finally {
       await g.gw.stop();
     }
