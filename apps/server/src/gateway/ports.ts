@@ -17,7 +17,7 @@ export interface ProxyParams {
 }
 
 /** Why a connection is refused; each maps to a documented status (407, 402/403, 502…) in the engine. */
-export type Refusal = 'BAD_CREDENTIALS' | 'BAD_PARAMS' | 'ACCOUNT_DISABLED' | 'NO_TRAFFIC' | 'ACCOUNT_CAP' | 'NO_SUPPLY' | 'TOO_MANY_CONNECTIONS';
+export type Refusal = 'BAD_CREDENTIALS' | 'BAD_PARAMS' | 'ACCOUNT_DISABLED' | 'NO_TRAFFIC' | 'ACCOUNT_CAP' | 'NO_SUPPLY';
 
 export type AuthResult = { ok: true; accountId: number; userId: number } | { ok: false; reason: Refusal };
 

@@ -18,8 +18,11 @@ export type UpstreamFailure =
 /** Why a dial gave no socket: the upstream or target failed, or (direct egress) the destination is not allowed. */
 export type DialFailure = UpstreamFailure | 'DESTINATION_FORBIDDEN';
 
-/** A kept-alive HTTP connection tried to change account while a request was still in flight. */
-export type GatewayReason = Refusal | 'ACCOUNT_SWITCH' | 'BAD_TARGET' | DialFailure | 'INTERNAL';
+/**
+ * ACCOUNT_SWITCH: a kept-alive HTTP connection tried to change account while a request was still in
+ * flight. TOO_MANY_CONNECTIONS: the account holds its limit of concurrent connections on this gateway.
+ */
+export type GatewayReason = Refusal | 'ACCOUNT_SWITCH' | 'TOO_MANY_CONNECTIONS' | 'BAD_TARGET' | DialFailure | 'INTERNAL';
 
 /** SOCKS5 reply field REP, RFC 1928 §6. */
 export const SOCKS_REPLY = {
