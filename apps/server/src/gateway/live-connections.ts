@@ -42,7 +42,7 @@ interface Live {
   sent: number;
   account: Pool;
   user: Pool;
-  /** Per chunk carried (both directions): a subtraction and a comparison per pool. */
+  /** Per chunk carried (both directions): two counters and a comparison per pool. */
   charge: (chunk: { length: number }) => void;
   /** Cut or closed: chunks still on their way count for nothing. */
   gone: boolean;
@@ -139,7 +139,7 @@ export class LiveConnections {
     return null;
   }
 
-  /** The per-chunk charge of a claimed socket (for paths that are not `splice`d: plain HTTP). */
+  /** The per-chunk charge of a claimed socket: `splice`'s 'data' listener, plain HTTP's bodies and heads. */
   chargeOf(socket: Socket): Live['charge'] | null {
     return this.bySocket.get(socket)?.charge ?? null;
   }
