@@ -132,6 +132,9 @@ async function gateway(): Promise<Record<string, number>> {
     authenticate: (account: string, password: string): AuthResult =>
       account === 'bench01' && password === 'pw' ? { ok: true, accountId: 1, userId: 1 } : { ok: false, reason: 'BAD_CREDENTIALS' },
     standing: () => null,
+    // A balance that never runs out, so the byte budget's per-chunk counter is on the measured path.
+    allowance: () => ({ balance: Number.MAX_SAFE_INTEGER, balanceSeq: 0, capLeft: null, capSeq: 0, maxConnections: null }),
+    usageSeen: () => 0,
   };
   let metered = 0;
   const sink: UsageSink = {

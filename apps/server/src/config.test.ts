@@ -37,6 +37,8 @@ describe('loadConfig', () => {
     expect(cfg.REDIS_PREFIX).toBe('resi:');
     expect(cfg).toMatchObject({ GATEWAY_HANDSHAKE_MS: 10_000, GATEWAY_MAX_PENDING_PER_IP: 64, API_HEADERS_TIMEOUT_MS: 10_000, API_REQUEST_TIMEOUT_MS: 30_000, API_MAX_CONNECTIONS_PER_IP: 128 });
     expect(cfg.GATEWAY_MAX_CONNECTIONS).toBeUndefined();
+    expect(cfg.GATEWAY_LEASE_BYTES).toBe(1024 * 1024);
+    expect(cfg.GATEWAY_ACCOUNT_MAX_CONNECTIONS).toBeUndefined();
     expect(path.isAbsolute(cfg.dataDir)).toBe(true);
   });
 
@@ -52,6 +54,11 @@ describe('loadConfig', () => {
     ['REDIS_URL', '127.0.0.1:6379'],
     ['REDIS_PREFIX', 'has space'],
     ['GATEWAY_HTTP_PORT', '-1'],
+    ['GATEWAY_LEASE_BYTES', '1000'],
+    ['GATEWAY_LEASE_BYTES', '1.5'],
+    ['GATEWAY_LEASE_BYTES', 'lots'],
+    ['GATEWAY_ACCOUNT_MAX_CONNECTIONS', '0'],
+    ['GATEWAY_ACCOUNT_MAX_CONNECTIONS', 'ten'],
     ['APP_SECRET', 'short'],
     ['NODE_ENV', 'staging'],
     ['PUBLIC_URL', 'example.com'],

@@ -87,6 +87,18 @@ const envSchema = z.object({
   API_MAX_CONNECTIONS_PER_IP: count.default(128),
   /** Test-only: direct egress may reach loopback and private addresses (local origins). Refused in production. */
   GATEWAY_ALLOW_PRIVATE_DESTINATIONS: z.stringbool().default(false),
+  /**
+   * Byte budgets (DESIGN §6): bytes an account's connections may carry on one gateway between two exact
+   * checks of its balance and cap. 256 KiB (more than a socket read, 64 KiB) to 1 GiB.
+   */
+  GATEWAY_LEASE_BYTES: z.coerce
+    .number()
+    .int('must be a whole number of bytes')
+    .min(262_144, 'must be at least 262144 (256 KiB)')
+    .max(1024 ** 3, 'must be at most 1073741824 (1 GiB)')
+    .default(1024 * 1024),
+  /** Concurrent connections a proxy account may hold when it sets no limit of its own; unset: none. */
+  GATEWAY_ACCOUNT_MAX_CONNECTIONS: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000).optional(),
   /** The address the curl line of Get Proxy fetches through the proxy: an IP echo service. */
   PROXY_CHECK_URL: z.url().default('https://ipinfo.io/json'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),

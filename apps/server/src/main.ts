@@ -76,6 +76,8 @@ async function main(): Promise<void> {
       log: log.child({ part: 'gateway' }),
       production: config.NODE_ENV === 'production',
       cutoffs,
+      leaseBytes: config.GATEWAY_LEASE_BYTES,
+      defaultMaxConnections: config.GATEWAY_ACCOUNT_MAX_CONNECTIONS ?? null,
     });
     log.info(`proxy gateway on ${config.GATEWAY_PUBLIC_HOST}: HTTP ${gw.gateway.httpPort}, SOCKS5 ${gw.gateway.socksPort}`);
     stops.push(() => gw.stop());

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { Server as ProxyChainServer } from 'proxy-chain';
 import { generate } from 'selfsigned';
 import { type Gateway, type GatewayOptions, createGateway } from '../src/gateway/gateway';
-import type { AuthResult, GatewayAuthority, Refusal, UsageDelta, UsageSink } from '../src/gateway/ports';
+import type { Allowance, AuthResult, GatewayAuthority, Refusal, UsageDelta, UsageSink } from '../src/gateway/ports';
 
 /*
  * Gateway test kit (STYLE: gateway tests use real sockets on 127.0.0.1): an in-memory authority and
@@ -27,6 +27,8 @@ interface FakeAccount {
   /** Account limit (bytes); null = none. */
   cap: number | null;
   used: number;
+  /** Concurrent connections allowed; null = no limit. */
+  maxConnections: number | null;
 }
 
 /** The store side's account cache, in memory: standing follows the usage the sink applied. */
@@ -35,7 +37,10 @@ export class FakeAuthority implements GatewayAuthority {
   private readonly byId = new Map<number, FakeAccount>();
   private nextId = 1;
 
-  add(name: string, o: { password?: string; balance?: number; cap?: number | null; disabled?: boolean; userId?: number } = {}): FakeAccount {
+  /** The last usage batch applied (the store's figures include it). */
+  seenSeq = 0;
+
+  add(name: string, o: { password?: string; balance?: number; cap?: number | null; disabled?: boolean; userId?: number; maxConnections?: number | null } = {}): FakeAccount {
     const id = this.nextId++;
     const a: FakeAccount = {
       id,
@@ -46,6 +51,7 @@ export class FakeAuthority implements GatewayAuthority {
       balance: o.balance ?? 10 * 1024 ** 3,
       cap: o.cap ?? null,
       used: 0,
+      maxConnections: o.maxConnections ?? null,
     };
     this.accounts.set(name, a);
     this.byId.set(id, a);
@@ -66,6 +72,17 @@ export class FakeAuthority implements GatewayAuthority {
     if (a.cap !== null && a.used >= a.cap) return 'ACCOUNT_CAP';
     if (a.used >= a.balance) return 'NO_TRAFFIC';
     return null;
+  }
+
+  allowance(accountId: number): Allowance | null {
+    const a = this.byId.get(accountId);
+    if (!a) return null;
+    const capLeft = a.cap === null ? null : a.cap - a.used;
+    return { balance: a.balance - a.used, balanceSeq: this.seenSeq, capLeft, capSeq: this.seenSeq, maxConnections: a.maxConnections };
+  }
+
+  usageSeen(): number {
+    return this.seenSeq;
   }
 
   consume(accountId: number, bytes: number): void {
@@ -89,6 +106,7 @@ export class FakeSink implements UsageSink {
     this.applied.add(id);
     this.batches.push({ gatewayId, seq, deltas: structuredClone(deltas) });
     for (const d of deltas) this.authority?.consume(d.accountId, d.bytesUp + d.bytesDown);
+    if (this.authority) this.authority.seenSeq = seq;
   }
 
   total(accountId: number): { up: number; down: number } {

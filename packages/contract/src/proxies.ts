@@ -13,6 +13,13 @@ export const proxyPasswordField = z
   .regex(/^[A-Za-z0-9]{8,32}$/, { error: 'validation.proxyPassword' });
 
 const limitBytes = z.number().int().min(1, { error: 'validation.bytes' }).max(Number.MAX_SAFE_INTEGER).nullable();
+/** Concurrent gateway connections (DESIGN §6); null = the operator's default, or none. */
+const maxConnections = z
+  .number({ error: 'validation.maxConnections' })
+  .int({ error: 'validation.maxConnections' })
+  .min(1, { error: 'validation.maxConnections' })
+  .max(10_000, { error: 'validation.maxConnections' })
+  .nullable();
 
 export const proxyAccountDto = z.object({
   id: z.number().int(),
@@ -22,6 +29,8 @@ export const proxyAccountDto = z.object({
   /** Cap on what this account may use; null = only the owner's balance limits it. */
   limitBytes: z.number().int().nullable(),
   usedBytes: z.number().int(),
+  /** Concurrent connections this account may hold on a gateway; null = the operator's default (or none). */
+  maxConnections: z.number().int().nullable(),
   remark: z.string().nullable(),
   createdAt: z.string(),
   /** Failed proxy logins against this account (wrong password), counted by the gateways. */
@@ -35,6 +44,7 @@ export const createProxyAccountBody = z.strictObject({
   username: proxyUsernameField,
   password: proxyPasswordField,
   limitBytes: limitBytes.optional(),
+  maxConnections: maxConnections.optional(),
   remark: z.string().trim().max(100).nullable().optional(),
 });
 export type CreateProxyAccountBody = z.infer<typeof createProxyAccountBody>;
@@ -42,6 +52,7 @@ export type CreateProxyAccountBody = z.infer<typeof createProxyAccountBody>;
 export const updateProxyAccountBody = z.strictObject({
   password: proxyPasswordField.optional(),
   limitBytes: limitBytes.optional(),
+  maxConnections: maxConnections.optional(),
   remark: z.string().trim().max(100).nullable().optional(),
   status: z.enum(['active', 'disabled']).optional(),
 });

@@ -6,6 +6,7 @@ import * as commerce from './migrations/2026-11-23-commerce';
 import * as gateway from './migrations/2026-11-24-gateway';
 import * as mailCodeLive from './migrations/2026-11-25-mail-code-live';
 import * as gatewayAuthFailures from './migrations/2026-11-26-gateway-auth-failures';
+import * as proxyAccountLimits from './migrations/2026-11-27-proxy-account-limits';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-gateway': gateway,
   '2026-11-25-mail-code-live': mailCodeLive,
   '2026-11-26-gateway-auth-failures': gatewayAuthFailures,
+  '2026-11-27-proxy-account-limits': proxyAccountLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -217,6 +217,8 @@ export interface ProxyAccountTable {
   /** Failed proxy logins against this account, added by the gateways. */
   login_failures: ColumnType<number, number | undefined, number>;
   last_login_failure_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Concurrent gateway connections allowed; null = the operator's default (or none). */
+  max_connections: ColumnType<number | null, number | null | undefined, number | null>;
   remark: string | null;
   deleted_at: Timestamp | null;
   created_at: Timestamp;

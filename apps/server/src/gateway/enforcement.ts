@@ -4,7 +4,9 @@ import type { GatewayAuthority } from './ports';
 
 /**
  * Cuts live connections of accounts that may no longer carry traffic (disabled, out of traffic, cap
- * reached). The standing comes from the authority's cache, refreshed by the store after each flush.
+ * reached), then checks every byte budget against the authority's figures (a recharge, a lowered cap
+ * or another gateway's usage changes them). The standing comes from the authority's cache, refreshed
+ * by the store after each flush.
  */
 export function enforceStanding(live: LiveConnections, authority: GatewayAuthority, log: GatewayLog, cause: 'poll' | 'event' = 'poll'): void {
   for (const accountId of live.accounts()) {
@@ -13,4 +15,5 @@ export function enforceStanding(live: LiveConnections, authority: GatewayAuthori
     const closed = live.closeAccount(accountId);
     log.info({ accountId, refusal, closed, cause }, 'gateway: account cut off');
   }
+  live.checkBudgets();
 }

@@ -55,7 +55,10 @@ describe('cut-off of live connections', () => {
       const times = await download(t.socket, MB, balance);
       expect(times.crossed).toBeGreaterThan(0);
       expect(times.closed - times.crossed).toBeLessThanOrEqual(10_000);
-      // The store saw it run out; a new connection is refused with the reason.
+      // The byte budget cut it before the next flush; once flushed, the store sees it run out too, and
+      // a new connection is refused with the reason.
+      await waitFor(() => g.gw.liveConnections() === 0, 5000, 'the cut to reach the gateway');
+      await g.gw.flush();
       expect(g.authority.standing(a.id)).toBe('NO_TRAFFIC');
       const again = await connectTunnel(g.gw.httpPort, `${HOST}:${web.port}`, basic('smallbal', 'pw'));
       expect([again.status, again.headers['x-gateway-reason']]).toEqual([402, 'NO_TRAFFIC']);

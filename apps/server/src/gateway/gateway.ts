@@ -1,5 +1,6 @@
 import { defaultListenerBudget } from '../lib/descriptor-limit';
 import type { ConnectionLimits } from './connection-limits';
+import { DEFAULT_LEASE_BYTES, meteredBudget } from './byte-budget';
 import { DestinationGuard } from './destination-guard';
 import { enforceStanding } from './enforcement';
 import { type GatewayLog, silentLog } from './gateway-log';
@@ -49,6 +50,11 @@ export interface GatewayOptions {
   loginFailureSink?: LoginFailureSink;
   /** The aggregate line of failed logins per address is written at most this often (default 60 s). */
   loginLogMs?: number;
+  /**
+   * Byte budgets (DESIGN §6): bytes an account's connections carry, all together, between two exact
+   * checks of its balance and cap. Default 1 MiB.
+   */
+  leaseBytes?: number;
   /** Flush attempts at stop() before the unflushed bytes are reported lost. */
   stopFlushAttempts?: number;
   realm?: string;
@@ -83,7 +89,10 @@ export function createGateway(o: GatewayOptions): Gateway {
   const enforceMs = o.enforceMs ?? 5000;
   const connectTimeoutMs = o.connectTimeoutMs ?? 10_000;
   const meter = new UsageMeter({ sink: o.sink, gatewayId: o.gatewayId, now: o.now, log });
-  const live = new LiveConnections(meter.record);
+  const budget = meteredBudget(o.authority, meter, o.leaseBytes ?? DEFAULT_LEASE_BYTES);
+  const live = new LiveConnections(meter.record, budget, (accountId, refusal, closed) =>
+    log.info({ accountId, refusal, closed, cause: 'budget' }, 'gateway: account cut off'),
+  );
   // Own ports read at each dial: they are bound only at start (0 = a free one).
   const guard: DestinationGuard = new DestinationGuard({ allowPrivate: o.allowPrivateDestinations ?? false, ownPorts: (): number[] => [http.port, socks.port] });
   const failures = new LoginFailures({ ...DEFAULT_LOGIN_FAILURE_POLICY, ...o.loginFailurePolicy });
@@ -121,6 +130,7 @@ export function createGateway(o: GatewayOptions): Gateway {
     void reportLoginFailures();
     live.harvest();
     const ok = await meter.flush();
+    meter.forgetSeen(o.authority.usageSeen());
     // The store refreshes the authority's cache as part of a flush: check standing at once.
     if (!stopped) enforce();
     return ok;

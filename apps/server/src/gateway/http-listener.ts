@@ -10,7 +10,7 @@ import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
 import { stripHopByHop } from './hop-by-hop';
 import { IndexedSet } from './indexed-set';
-import type { LiveConnections } from './live-connections';
+import { HEADS_ESTIMATE, type LiveConnections } from './live-connections';
 import type { LoginFailures } from './login-failures';
 import type { ExitChooser, GatewayAuthority } from './ports';
 import { GatewayRequest, GatewayResponse, PlainSocket } from './plain-exchange';
@@ -174,7 +174,10 @@ export class HttpListener extends Server {
     if (a.exit.kind === 'direct' && guard.refuses(hostname.startsWith('[') ? hostname.slice(1, -1) : hostname, port)) throw requestError('DESTINATION_FORBIDDEN');
     const state = this.states.get(request.socket);
     const boundary = state && state.inFlight <= 1 ? state.boundary : null;
-    if (!this.opts.live.claim(request.socket, a.key, boundary)) throw requestError('ACCOUNT_SWITCH');
+    const refusal = this.opts.live.claim(request.socket, a.key, boundary);
+    if (refusal) throw requestError(refusal);
+    // Heads count against the account's byte budget now, bodies as they are written (plain-exchange.ts).
+    (request as GatewayRequest).response?.setCharge(this.opts.live.chargeOf(request.socket), HEADS_ESTIMATE);
     // proxy-chain forwards `request.rawHeaders` (less its own hop-by-hop list) after this returns.
     stripHopByHop(request.rawHeaders);
     if (a.exit.kind === 'direct') {
@@ -242,12 +245,17 @@ export class HttpListener extends Server {
       socket.removeListener('close', onClientClose);
       if (failure || !upstream) return fail(failure ?? 'UPSTREAM_ERROR');
       if (socket.destroyed) return void upstream.destroy();
-      // Billed from here: the CONNECT request and the 200 line are traffic too.
-      this.opts.live.claim(socket, a.key, boundary);
+      // Billed from here: the CONNECT request and the 200 line are traffic too. Refused when the budget
+      // is spent or the account holds its limit of connections (counted here, where it becomes one).
+      const refusal = this.opts.live.claim(socket, a.key, boundary);
+      if (refusal) {
+        upstream.destroy();
+        return fail(refusal);
+      }
       socket.write(ESTABLISHED);
       // RFC 9110 §9.3.6: bytes the client sent after the CONNECT head belong to the tunnel.
       if (head.length > 0) upstream.write(head);
-      splice(socket, upstream);
+      splice(socket, upstream, this.opts.live.chargeOf(socket)!);
     });
   }
 

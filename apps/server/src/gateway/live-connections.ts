@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { type ByteBudget, UNLIMITED } from './byte-budget';
 import { IndexedSet } from './indexed-set';
 
 /** Who a client connection's bytes belong to (usage rows are per account, hour and exit country). */
@@ -10,12 +11,41 @@ export interface MeterKey {
 
 export type RecordBytes = (key: MeterKey, bytesUp: number, bytesDown: number) => void;
 
+/** Why a socket may not carry an account's bytes (claim), or why its account's connections were cut. */
+export type ClaimRefusal = 'ACCOUNT_SWITCH' | 'NO_TRAFFIC' | 'ACCOUNT_CAP' | 'TOO_MANY_CONNECTIONS';
+
+/** Called when a budget cuts connections: which account (for a balance, the one whose byte spent it). */
+export type OnCut = (accountId: number, refusal: 'NO_TRAFFIC' | 'ACCOUNT_CAP', closed: number) => void;
+
+/**
+ * The live connections drawing on one budget: a user's balance (shared by all the user's accounts) or
+ * one account's cap. `lease`: bytes they may carry, all together, before the budget is checked again.
+ */
+interface Pool {
+  lives: IndexedSet<Live>;
+  lease: number;
+  /** Bytes its connections were charged since the last harvest: an upper estimate of what is unrecorded. */
+  charged: number;
+}
+
+/**
+ * What a new connection's heads (CONNECT, 200 line, SOCKS5 handshake) or a plain request's heads are
+ * counted as against the lease; their real size is in the sockets' counters, which the exact check reads.
+ */
+export const HEADS_ESTIMATE = 1024;
+
 interface Live {
   socket: Socket;
   key: MeterKey;
   /** Counter values already recorded. */
   read: number;
   sent: number;
+  account: Pool;
+  user: Pool;
+  /** Per chunk carried (both directions): two counters and a comparison per pool. */
+  charge: (chunk: { length: number }) => void;
+  /** Cut or closed: chunks still on their way count for nothing. */
+  gone: boolean;
 }
 
 /**
@@ -29,17 +59,31 @@ function sentBytes(socket: Socket): number {
 /**
  * The client connections that carry an account's traffic. Metering reads each socket's own counters
  * (`bytesRead` = up, bytes sent = down) at every harvest and at close, so a long tunnel is billed
- * while it lives and nothing is done per chunk. Cut-off destroys an account's sockets. The listener
- * that owns a socket calls `release` when it closes (one 'close' listener per socket, not two).
+ * while it lives and nothing is done per chunk but the budget's counter. Cut-off destroys an
+ * account's sockets. The listener that owns a socket calls `release` when it closes (one 'close'
+ * listener per socket, not two).
+ *
+ * Byte budgets (DESIGN §6, docs/gateway.md): every connection draws on its user's balance and its
+ * account's cap. Each pool holds a lease (at most `leaseBytes`, never more than what is left) that
+ * every chunk its connections carry counts down; when it is spent, what is left is computed again
+ * exactly, and a pool with nothing left has all its connections cut at once.
  */
 export class LiveConnections {
   // No Map or Set keyed by sockets or their records: see indexed-set.ts.
   private readonly bySocket = new WeakMap<Socket, Live>();
   private readonly all = new IndexedSet<Live>();
-  /** Accounts come and go far less often than connections: a Map is fine here. */
-  private readonly byAccount = new Map<number, IndexedSet<Live>>();
+  /** Accounts and users come and go far less often than connections: Maps are fine here. */
+  private readonly byAccount = new Map<number, Pool>();
+  private readonly byUser = new Map<number, Pool>();
+  /** What `admit` just found left for the pools a connection opens (so `index` need not ask again), and for whom. */
+  private capAtJoin = { id: -1, left: 0 };
+  private balanceAtJoin = { id: -1, left: 0 };
 
-  constructor(private readonly record: RecordBytes) {}
+  constructor(
+    private readonly record: RecordBytes,
+    private readonly budget: ByteBudget = UNLIMITED,
+    private readonly onCut: OnCut = () => undefined,
+  ) {}
 
   get size(): number {
     return this.all.size;
@@ -58,20 +102,28 @@ export class LiveConnections {
    * Binds the socket's bytes to `key` from now on. On a fresh socket every byte it carried so far is
    * the key's (the request that opened it). On a kept-alive socket changing key, the old key gets the
    * bytes read up to `boundary` (the end of the last complete request) and everything sent so far.
-   * Returns false, changing nothing, when another account asks without a boundary.
+   * Returns why not, changing nothing, when another account asks without a boundary, or when the
+   * account's budget is spent or it holds its limit of connections.
    */
-  claim(socket: Socket, key: MeterKey, boundary: number | null): boolean {
+  claim(socket: Socket, key: MeterKey, boundary: number | null): ClaimRefusal | null {
     const live = this.bySocket.get(socket);
     if (!live) {
-      const fresh: Live = { socket, key, read: 0, sent: 0 };
+      const refusal = this.admit(key);
+      if (refusal) return refusal;
+      const fresh: Live = { socket, key, read: 0, sent: 0, account: null!, user: null!, charge: null!, gone: false };
+      fresh.charge = (chunk) => this.carry(fresh, chunk.length);
       this.bySocket.set(socket, fresh);
       this.all.add(fresh);
       this.index(fresh);
-      return true;
+      return null;
     }
     const old = live.key;
-    if (old.accountId === key.accountId && old.country === key.country) return true;
-    if (boundary === null) return old.accountId === key.accountId; // same account: keep the old country until a boundary
+    if (old.accountId === key.accountId && old.country === key.country) return null;
+    if (boundary === null) return old.accountId === key.accountId ? null : 'ACCOUNT_SWITCH'; // same account: keep the old country until a boundary
+    if (old.accountId !== key.accountId) {
+      const refusal = this.admit(key);
+      if (refusal) return refusal;
+    }
     const read = Math.max(live.read, boundary);
     const sent = sentBytes(socket);
     this.emit(old, read - live.read, sent - live.sent);
@@ -84,25 +136,37 @@ export class LiveConnections {
     } else {
       live.key = key;
     }
-    return true;
+    return null;
+  }
+
+  /** The per-chunk charge of a claimed socket: `splice`'s 'data' listener, plain HTTP's bodies and heads. */
+  chargeOf(socket: Socket): Live['charge'] | null {
+    return this.bySocket.get(socket)?.charge ?? null;
   }
 
   /** Records every live socket's bytes since the last harvest. */
   harvest(): void {
     this.all.forEach((live) => this.take(live));
+    for (const pool of this.byAccount.values()) pool.charged = 0;
+    for (const pool of this.byUser.values()) pool.charged = 0;
   }
 
   accounts(): number[] {
     return [...this.byAccount.keys()];
   }
 
-  /** Destroys every connection of the account; returns how many. Their bytes are recorded on close. */
+  /** Checks every budget now (after the store's figures changed); cuts those spent. */
+  checkBudgets(): void {
+    for (const pool of [...this.byAccount.values(), ...this.byUser.values()]) {
+      const first = pool.lives.toArray()[0];
+      if (first) this.renew(pool, first);
+    }
+  }
+
+  /** Destroys every connection of the account; returns how many. Their bytes are recorded first. */
   closeAccount(accountId: number): number {
-    const set = this.byAccount.get(accountId);
-    if (!set) return 0;
-    const sockets = set.toArray().map((l) => l.socket);
-    for (const s of sockets) s.destroy();
-    return sockets.length;
+    const pool = this.byAccount.get(accountId);
+    return pool ? this.cutAll(pool) : 0;
   }
 
   /** Records and forgets every connection (shutdown: the sockets are being destroyed). */
@@ -111,6 +175,7 @@ export class LiveConnections {
     this.all.forEach((live) => this.bySocket.delete(live.socket));
     this.all.clear();
     this.byAccount.clear();
+    this.byUser.clear();
   }
 
   /** The socket closed: records its last bytes and forgets it. The listeners call this on 'close'. */
@@ -118,7 +183,80 @@ export class LiveConnections {
     const live = this.bySocket.get(socket);
     if (!live) return;
     this.take(live);
-    this.bySocket.delete(socket);
+    this.forget(live);
+  }
+
+  private carry(live: Live, bytes: number): void {
+    const { account, user } = live;
+    account.charged += bytes;
+    user.charged += bytes;
+    if ((account.lease -= bytes) <= 0 && !live.gone) this.renew(account, live);
+    // The first renew may have cut this connection (and its pools); then there is nothing left to check.
+    if ((user.lease -= bytes) <= 0 && !live.gone) this.renew(user, live);
+  }
+
+  /**
+   * What the pool may carry now: the budget's figure minus what its sockets carried unrecorded. Far
+   * from the end an estimate does (the bytes charged since the last harvest, with room for the heads
+   * of every connection): the exact walk over the pool's sockets is for the last leases, so a user with
+   * thousands of connections does not pay for it once per lease.
+   */
+  private left(pool: Pool, live: Live): number {
+    const { accountId, userId } = live.key;
+    let left = pool === live.account ? this.budget.capLeft(accountId) : this.budget.balanceLeft(accountId, userId);
+    if (left === Infinity || left <= 0) return left;
+    const estimate = left - pool.charged - pool.lives.size * HEADS_ESTIMATE;
+    if (estimate > 2 * this.budget.leaseBytes) return estimate;
+    pool.lives.forEach((l) => (left -= Math.max(0, l.socket.bytesRead - l.read) + Math.max(0, sentBytes(l.socket) - l.sent)));
+    return left;
+  }
+
+  /** The pool's lease is spent: a new one from what is left, or the cut of all its connections. */
+  private renew(pool: Pool, live: Live): void {
+    const left = this.left(pool, live);
+    if (left > 0) {
+      pool.lease = Math.min(this.budget.leaseBytes, left);
+      return;
+    }
+    const { accountId } = live.key;
+    const refusal = pool === live.account ? 'ACCOUNT_CAP' : 'NO_TRAFFIC';
+    this.onCut(accountId, refusal, this.cutAll(pool));
+  }
+
+  /** Whether a new connection of `key` may start: its budgets are not spent, its account under its limit. */
+  private admit(key: MeterKey): ClaimRefusal | null {
+    const account = this.byAccount.get(key.accountId);
+    this.capAtJoin.id = this.balanceAtJoin.id = -1;
+    // A pool with connections has a lease > 0 (else they were cut): only a new pool needs the exact figure.
+    if (!account && this.remember(this.capAtJoin, key.accountId, this.budget.capLeft(key.accountId)) <= 0) return 'ACCOUNT_CAP';
+    if (!this.byUser.has(key.userId) && this.remember(this.balanceAtJoin, key.userId, this.budget.balanceLeft(key.accountId, key.userId)) <= 0) return 'NO_TRAFFIC';
+    // A limit is at least 1: only an account with connections can be at it.
+    const max = account ? this.budget.maxConnections(key.accountId) : null;
+    if (max !== null && account!.lives.size >= max) return 'TOO_MANY_CONNECTIONS';
+    return null;
+  }
+
+  private remember(at: { id: number; left: number }, id: number, left: number): number {
+    at.id = id;
+    at.left = left;
+    return left;
+  }
+
+  /** Records each connection's bytes as they are now, forgets it and destroys its socket. */
+  private cutAll(pool: Pool): number {
+    const lives = pool.lives.toArray();
+    for (const live of lives) {
+      // Recorded before the destroy, while `writableLength` still says what never reached the kernel.
+      this.take(live);
+      this.forget(live);
+      live.socket.destroy();
+    }
+    return lives.length;
+  }
+
+  private forget(live: Live): void {
+    live.gone = true;
+    this.bySocket.delete(live.socket);
     this.all.delete(live);
     this.unindex(live);
   }
@@ -141,15 +279,35 @@ export class LiveConnections {
   }
 
   private index(live: Live): void {
-    let set = this.byAccount.get(live.key.accountId);
-    if (!set) this.byAccount.set(live.key.accountId, (set = new IndexedSet()));
-    set.add(live);
+    // Right after `admit`, which read the figures of the pools that did not exist then (a kept-alive
+    // socket changing account may have emptied, and so dropped, a pool `admit` saw: that one is read here).
+    const { accountId, userId } = live.key;
+    live.account = this.join(this.byAccount, accountId, live, this.capAtJoin, () => this.budget.capLeft(accountId));
+    live.user = this.join(this.byUser, userId, live, this.balanceAtJoin, () => this.budget.balanceLeft(accountId, userId));
+  }
+
+  private join(pools: Map<number, Pool>, id: number, live: Live, known: { id: number; left: number }, left: () => number): Pool {
+    let pool = pools.get(id);
+    if (!pool) {
+      const lease = Math.min(this.budget.leaseBytes, known.id === id ? known.left : left());
+      pools.set(id, (pool = { lives: new IndexedSet(), lease, charged: 0 }));
+    }
+    // The heads this connection carried are not chunks anyone charges: count them now (the next chunk
+    // checks the budget if that spent the lease).
+    pool.lease -= HEADS_ESTIMATE;
+    pool.lives.add(live);
+    return pool;
   }
 
   private unindex(live: Live): void {
-    const set = this.byAccount.get(live.key.accountId);
-    if (!set) return;
-    set.delete(live);
-    if (set.size === 0) this.byAccount.delete(live.key.accountId);
+    this.leave(this.byAccount, live.key.accountId, live);
+    this.leave(this.byUser, live.key.userId, live);
+  }
+
+  private leave(pools: Map<number, Pool>, id: number, live: Live): void {
+    const pool = pools.get(id);
+    if (!pool) return;
+    pool.lives.delete(live);
+    if (pool.lives.size === 0) pools.delete(id);
   }
 }

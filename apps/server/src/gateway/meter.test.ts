@@ -72,6 +72,28 @@ describe('usage meter', () => {
     expect(m.unflushed()).toEqual({ bytesUp: 0, bytesDown: 0 });
   });
 
+  it('tells the byte budgets what the store does not show yet, never a batch it already shows', async () => {
+    const s = flakySink();
+    const m = new UsageMeter({ sink: s.sink, gatewayId: 'gw', seqStart: 70, now: () => 5 * HOUR, log: silentLog });
+    const other = { accountId: 2, userId: 10, country: null };
+    m.record(key, 100, 900);
+    m.record(other, 0, 500);
+    // Unsent: whatever the store's figure includes, these bytes are not in it.
+    expect([m.unseenOfUser(10, 0), m.unseenOfAccount(1, 0), m.unseenOfAccount(2, 0)]).toEqual([1500, 1000, 500]);
+    // Batch 70 lands although its flush reports a failure (a timeout): still pending here.
+    s.fail(1);
+    expect(await m.flush()).toBe(false);
+    m.record(key, 0, 7);
+    // A figure that includes batch 70 must not lose those bytes again; one from before it must.
+    expect([m.unseenOfUser(10, 70), m.unseenOfAccount(1, 70), m.unseenOfAccount(2, 70)]).toEqual([7, 7, 0]);
+    expect([m.unseenOfUser(10, 69), m.unseenOfAccount(1, 69)]).toEqual([1507, 1007]);
+    expect(await m.flush()).toBe(true);
+    // Batch 71 landed; until the figures show it, it counts.
+    expect([m.unseenOfUser(10, 70), m.unseenOfUser(10, 71)]).toEqual([7, 0]);
+    m.forgetSeen(71);
+    expect([m.unseenOfUser(10, 0), m.unseenOfAccount(1, 0)]).toEqual([0, 0]);
+  });
+
   it('starts its batch numbers at the start time, so a restarted gateway does not reuse one', async () => {
     const s = flakySink();
     const m = new UsageMeter({ sink: s.sink, gatewayId: 'gw', now: () => 1_800_000_000_123, log: silentLog });

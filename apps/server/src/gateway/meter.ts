@@ -23,6 +23,9 @@ export interface UsageMeterOptions {
 interface Batch {
   seq: number;
   deltas: UsageDelta[];
+  /** Bytes of the batch per user and per account, for the byte budgets. */
+  byUser: Map<number, number>;
+  byAccount: Map<number, number>;
 }
 
 /**
@@ -33,7 +36,12 @@ interface Batch {
  */
 export class UsageMeter {
   private sums = new Map<string, UsageDelta>();
+  /** The sums per user and per account, kept as they grow: read at every budget check (no loop over `sums`). */
+  private sumsByUser = new Map<number, number>();
+  private sumsByAccount = new Map<number, number>();
   private pending: Batch | null = null;
+  /** Batches that landed, until the authority's figures include them (`forgetSeen`). */
+  private landed: Batch[] = [];
   private nextSeq: number;
   private inFlight: Promise<boolean> | null = null;
   private readonly now: () => number;
@@ -46,6 +54,9 @@ export class UsageMeter {
   readonly record = (key: MeterKey, bytesUp: number, bytesDown: number): void => {
     const hourStart = Math.floor(this.now() / HOUR) * HOUR;
     const id = `${hourStart}|${key.accountId}|${key.country ?? ''}`;
+    const bytes = bytesUp + bytesDown;
+    this.sumsByUser.set(key.userId, (this.sumsByUser.get(key.userId) ?? 0) + bytes);
+    this.sumsByAccount.set(key.accountId, (this.sumsByAccount.get(key.accountId) ?? 0) + bytes);
     const sum = this.sums.get(id);
     if (sum) {
       sum.bytesUp += bytesUp;
@@ -68,6 +79,31 @@ export class UsageMeter {
   }
 
   /**
+   * Bytes of a user (or an account) this gateway metered that a store figure including its batches up
+   * to `seenSeq` does not hold: the unsent sums, the pending batch and landed batches numbered after
+   * `seenSeq`. A batch that landed although its flush failed (a timeout) is excluded once the figure
+   * shows it, so nothing is subtracted twice.
+   */
+  unseenOfUser(userId: number, seenSeq: number): number {
+    let n = this.sumsByUser.get(userId) ?? 0;
+    for (const b of this.landed) if (b.seq > seenSeq) n += b.byUser.get(userId) ?? 0;
+    if (this.pending && this.pending.seq > seenSeq) n += this.pending.byUser.get(userId) ?? 0;
+    return n;
+  }
+
+  unseenOfAccount(accountId: number, seenSeq: number): number {
+    let n = this.sumsByAccount.get(accountId) ?? 0;
+    for (const b of this.landed) if (b.seq > seenSeq) n += b.byAccount.get(accountId) ?? 0;
+    if (this.pending && this.pending.seq > seenSeq) n += this.pending.byAccount.get(accountId) ?? 0;
+    return n;
+  }
+
+  /** Drops landed batches that every figure of the authority now includes. */
+  forgetSeen(seenSeq: number): void {
+    if (this.landed.length > 0) this.landed = this.landed.filter((b) => b.seq > seenSeq);
+  }
+
+  /**
    * Sends the pending batch if one failed before, then the sums so far as a new batch. Resolves true
    * when everything recorded before the call is durable. Calls made while a flush runs share it.
    */
@@ -83,8 +119,10 @@ export class UsageMeter {
   private async run(): Promise<boolean> {
     if (!this.pending) {
       if (this.sums.size === 0) return true;
-      this.pending = { seq: this.nextSeq++, deltas: [...this.sums.values()] };
+      this.pending = { seq: this.nextSeq++, deltas: [...this.sums.values()], byUser: this.sumsByUser, byAccount: this.sumsByAccount };
       this.sums = new Map();
+      this.sumsByUser = new Map();
+      this.sumsByAccount = new Map();
     }
     const batch = this.pending;
     try {
@@ -93,6 +131,7 @@ export class UsageMeter {
       this.opts.log.warn({ err, seq: batch.seq, deltas: batch.deltas.length }, 'gateway usage flush failed; the same batch will be retried');
       return false;
     }
+    this.landed.push(batch);
     this.pending = null;
     // Bytes recorded while that batch was pending go out now, as the next seq.
     return this.sums.size === 0 ? true : this.run();

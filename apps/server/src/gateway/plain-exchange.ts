@@ -68,8 +68,16 @@ export class PlainSocket {
   }
 }
 
+type Charge = (chunk: { length: number }) => void;
+
 export class GatewayRequest extends http.IncomingMessage {
   response: GatewayResponse | null = null;
+
+  /** Node's HTTP parser hands each piece of the body here: the upload is counted against the byte budget. */
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    if (chunk) this.response?.charge?.(chunk as Buffer);
+    return super.push(chunk, encoding);
+  }
 }
 
 export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
@@ -83,6 +91,22 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
   private inFlight = false;
   /** The response finished before the request was read whole: settled at the request's end. */
   private settleAtRequestEnd = false;
+  /** The byte budget's counter of the socket's account (live-connections.ts), once the request is admitted. */
+  charge: Charge | null = null;
+
+  /** From now on the body is charged; `heads`: what this exchange's request and answer heads count as. */
+  setCharge(charge: Charge | null, heads: number): void {
+    this.charge = charge;
+    charge?.({ length: heads });
+  }
+
+  /** proxy-chain pipes the origin's body here: each chunk is counted against the byte budget after it is written. */
+  override write(chunk: unknown, ...rest: unknown[]): boolean {
+    const write = http.ServerResponse.prototype.write as (this: http.ServerResponse, ...a: unknown[]) => boolean;
+    const ok = write.call(this, chunk, ...rest);
+    if (this.charge && chunk) this.charge(chunk as Buffer);
+    return ok;
+  }
 
   /**
    * Starts the bookkeeping of a request: in flight on its socket until both it and its response are

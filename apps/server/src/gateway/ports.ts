@@ -27,6 +27,26 @@ export interface GatewayAuthority {
   authenticate(account: string, password: string): AuthResult;
   /** Whether an account may still carry traffic; null when it may. Called for live connections. */
   standing(accountId: number): Refusal | null;
+  /** What an account may still carry, as the store last said (byte budgets, docs/gateway.md); null: unknown account. */
+  allowance(accountId: number): Allowance | null;
+  /** The last of this gateway's usage batches that every figure of `allowance` includes. */
+  usageSeen(): number;
+}
+
+/**
+ * An account's remaining traffic as the store last reported it. Each figure names the last of this
+ * gateway's usage batches (`seq`) it includes, so the gateway subtracts exactly the bytes it metered
+ * since — never a batch the figure already holds.
+ */
+export interface Allowance {
+  /** The user's balance (shared by all the user's accounts), bytes. */
+  balance: number;
+  balanceSeq: number;
+  /** The account's cap minus its used bytes; null: no cap. */
+  capLeft: number | null;
+  capSeq: number;
+  /** Concurrent connections the account may hold; null: no limit. */
+  maxConnections: number | null;
 }
 
 /**

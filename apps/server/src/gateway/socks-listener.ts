@@ -265,11 +265,16 @@ export class SocksListener {
       socket.removeListener('close', onClientClose);
       if (failure || !upstream) return void socket.end(owe(owed, reply(socksCode(failure ?? 'UPSTREAM_ERROR'))));
       if (socket.destroyed) return void upstream.destroy();
-      // Billed from the greeting on: the handshake is traffic too.
-      this.opts.live.claim(socket, admission.key, 0);
+      // Billed from the greeting on: the handshake is traffic too. Refused when the budget is spent or
+      // the account holds its limit of connections.
+      const refusal = this.opts.live.claim(socket, admission.key, 0);
+      if (refusal) {
+        upstream.destroy();
+        return void socket.end(owe(owed, reply(socksCode(refusal))));
+      }
       socket.write(owe(owed, GRANTED));
       if (early.length > 0) upstream.write(early);
-      splice(socket, upstream);
+      splice(socket, upstream, this.opts.live.chargeOf(socket)!);
     });
   }
 }

@@ -21,8 +21,9 @@ export type DialFailure = UpstreamFailure | 'DESTINATION_FORBIDDEN';
 /**
  * ACCOUNT_SWITCH: a kept-alive HTTP connection tried to change account while a request was still in
  * flight. TOO_MANY_FAILURES: the source address failed to log in too often and is locked out a while.
+ * TOO_MANY_CONNECTIONS: the account holds its limit of concurrent connections on this gateway.
  */
-export type GatewayReason = Refusal | 'TOO_MANY_FAILURES' | 'ACCOUNT_SWITCH' | 'BAD_TARGET' | DialFailure | 'INTERNAL';
+export type GatewayReason = Refusal | 'TOO_MANY_FAILURES' | 'ACCOUNT_SWITCH' | 'TOO_MANY_CONNECTIONS' | 'BAD_TARGET' | DialFailure | 'INTERNAL';
 
 /** SOCKS5 reply field REP, RFC 1928 §6. */
 export const SOCKS_REPLY = {
@@ -59,6 +60,11 @@ export const STATUSES: Readonly<Record<GatewayReason, Status>> = {
   ACCOUNT_DISABLED: { http: 403, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'This proxy account is disabled.' },
   NO_TRAFFIC: { http: 402, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'No traffic left on this account; buy a traffic package to continue.' },
   ACCOUNT_CAP: { http: 403, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'This proxy account has reached its traffic limit.' },
+  TOO_MANY_CONNECTIONS: {
+    http: 429,
+    socks: SOCKS_REPLY.NOT_ALLOWED,
+    message: 'This proxy account holds its limit of concurrent connections; close one and retry.',
+  },
   NO_SUPPLY: { http: 502, socks: SOCKS_REPLY.NETWORK_UNREACHABLE, message: 'No exit is available for the requested region.' },
   ACCOUNT_SWITCH: {
     http: 400,

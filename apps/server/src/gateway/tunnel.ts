@@ -1,8 +1,9 @@
 import type { Socket } from 'node:net';
 
 /**
- * Joins a client and an upstream socket both ways with `pipe` (backpressure, no per-chunk work of
- * ours: metering reads the sockets' own byte counters). A FIN travels on as a FIN (half-close, RFC 9293
+ * Joins a client and an upstream socket both ways with `pipe` (backpressure; metering reads the
+ * sockets' own byte counters). The only per-chunk work of ours is `charge`, the byte budget's counter
+ * (live-connections.ts), heard after `pipe` has written the chunk on. A FIN travels on as a FIN (half-close, RFC 9293
  * §3.6); an error or a cut on either side destroys both.
  *
  * The listeners are closures over the two sockets. Shared functions that found the peer in a WeakMap
@@ -12,7 +13,7 @@ import type { Socket } from 'node:net';
  * the WeakMap, 1.7 KB with closures (the bare `net` tunnel: 1.6 KB), and 8.5 µs against 4.7 µs of
  * scavenging per tunnel. An idle tunnel's three closures are a few hundred bytes.
  */
-export function splice(client: Socket, upstream: Socket): void {
+export function splice(client: Socket, upstream: Socket, charge: (chunk: Buffer) => void): void {
   const destroyBoth = () => {
     client.destroy();
     upstream.destroy();
@@ -31,4 +32,6 @@ export function splice(client: Socket, upstream: Socket): void {
   });
   client.pipe(upstream);
   upstream.pipe(client);
+  client.on('data', charge);
+  upstream.on('data', charge);
 }

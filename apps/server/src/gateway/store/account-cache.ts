@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { type Clock, iso } from '../../lib/clock';
 import type { SealedBox } from '../../lib/sealed-box';
-import type { AuthResult, GatewayAuthority, Refusal } from '../ports';
+import type { Allowance, AuthResult, GatewayAuthority, Refusal } from '../ports';
 
 interface CachedAccount {
   id: number;
@@ -13,6 +13,15 @@ interface CachedAccount {
   active: boolean;
   limitBytes: number | null;
   usedBytes: number;
+  maxConnections: number | null;
+  /** The last of this gateway's usage batches `usedBytes` includes (read in the same statement). */
+  seenSeq: number;
+}
+
+/** A user's balance and the last of this gateway's usage batches it includes. */
+interface Balance {
+  left: number;
+  seenSeq: number;
 }
 
 interface AccountRow {
@@ -23,7 +32,16 @@ interface AccountRow {
   status: string;
   limit_bytes: number | null;
   used_bytes: number;
+  max_connections: number | null;
   user_status: string;
+  seen: number | string | null;
+}
+
+export interface CacheOptions {
+  /** The gateway whose usage batches the figures are matched with (byte budgets); none: no gateway. */
+  gatewayId?: string;
+  /** Operator default for accounts without their own limit of concurrent connections. */
+  defaultMaxConnections?: number | null;
 }
 
 /**
@@ -35,7 +53,7 @@ interface AccountRow {
 export class AccountCache implements GatewayAuthority {
   private byName = new Map<string, CachedAccount>();
   private byId = new Map<number, CachedAccount>();
-  private balance = new Map<number, number>();
+  private balance = new Map<number, Balance>();
   private readonly sealedOf = new Map<number, string>();
   /**
    * Reads overlap (a timer reload, a flush, events), and one that started earlier may finish later: each
@@ -44,11 +62,13 @@ export class AccountCache implements GatewayAuthority {
   private reads = 0;
   private wholeApplied = 0;
   private readonly userApplied = new Map<number, number>();
+  private wholeSeen = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly box: SealedBox,
+    private readonly opts: CacheOptions = {},
   ) {}
 
   async refresh(): Promise<void> {
@@ -57,7 +77,7 @@ export class AccountCache implements GatewayAuthority {
     if (read < this.wholeApplied) return;
     const byName = new Map<string, CachedAccount>();
     const byId = new Map<number, CachedAccount>();
-    const balance = new Map(balances.map((b) => [b.user_id, Number(b.left)]));
+    const balance = new Map(balances.map((b) => [b.user_id, { left: Number(b.left), seenSeq: Number(b.seen) }]));
     // A user re-read on their own after this read began is newer here than this snapshot: keep it.
     const newer = new Set([...this.userApplied].filter(([, r]) => r > read).map(([u]) => u));
     for (const a of accounts) {
@@ -78,6 +98,8 @@ export class AccountCache implements GatewayAuthority {
     }
     for (const [userId, r] of this.userApplied) if (r < read) this.userApplied.delete(userId);
     this.wholeApplied = read;
+    // Both statements include at least the batches each read saw: the smaller is what every figure holds.
+    this.wholeSeen = Math.min(accounts[0] ? Number(accounts[0].seen) : 0, balances[0] ? Number(balances[0].seen) : Infinity);
     this.byName = byName;
     this.byId = byId;
     this.balance = balance;
@@ -102,7 +124,7 @@ export class AccountCache implements GatewayAuthority {
       this.byId.set(a.id, entry);
     }
     const left = balances[0];
-    if (left) this.balance.set(userId, Number(left.left));
+    if (left) this.balance.set(userId, { left: Number(left.left), seenSeq: Number(left.seen) });
     else this.balance.delete(userId);
     this.userApplied.set(userId, read);
   }
@@ -116,7 +138,8 @@ export class AccountCache implements GatewayAuthority {
     return this.db
       .selectFrom('proxy_accounts as a')
       .innerJoin('users as u', 'u.id', 'a.user_id')
-      .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'u.status as user_status'])
+      .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'a.max_connections', 'u.status as user_status'])
+      .select(this.seenColumn())
       .where('a.deleted_at', 'is', null);
   }
 
@@ -124,9 +147,23 @@ export class AccountCache implements GatewayAuthority {
     return this.db
       .selectFrom('traffic_grants')
       .select(['user_id', (eb) => eb.fn.sum<number>(eb('bytes', '-', eb.ref('used_bytes'))).as('left')])
+      .select(this.seenColumn())
       .where('expires_at', '>', iso(this.clock.now()))
       .where((eb) => eb('used_bytes', '<', eb.ref('bytes')))
       .groupBy('user_id');
+  }
+
+  /**
+   * The last of this gateway's usage batches, read in the same statement as the figures: a statement
+   * sees one snapshot (both dialects), so the figures include exactly the batches up to this one. The
+   * gateway subtracts only its bytes metered after it (meter.ts `unseenOf…`): nothing twice, nothing missed.
+   */
+  private seenColumn() {
+    return this.db
+      .selectFrom('usage_flushes')
+      .select((e) => e.fn.coalesce(e.fn.max('seq'), e.lit(0)).as('s'))
+      .where('gateway_id', '=', this.opts.gatewayId ?? '')
+      .as('seen');
   }
 
   private entry(a: AccountRow): CachedAccount {
@@ -142,6 +179,8 @@ export class AccountCache implements GatewayAuthority {
       active: a.status === 'active' && a.user_status === 'active',
       limitBytes: a.limit_bytes === null ? null : Number(a.limit_bytes),
       usedBytes: Number(a.used_bytes),
+      maxConnections: a.max_connections ?? this.opts.defaultMaxConnections ?? null,
+      seenSeq: Number(a.seen),
     };
   }
 
@@ -159,7 +198,25 @@ export class AccountCache implements GatewayAuthority {
     const a = this.byId.get(accountId);
     if (!a || !a.active) return 'ACCOUNT_DISABLED';
     if (a.limitBytes !== null && a.usedBytes >= a.limitBytes) return 'ACCOUNT_CAP';
-    if ((this.balance.get(a.userId) ?? 0) <= 0) return 'NO_TRAFFIC';
+    if ((this.balance.get(a.userId)?.left ?? 0) <= 0) return 'NO_TRAFFIC';
     return null;
+  }
+
+  allowance(accountId: number): Allowance | null {
+    const a = this.byId.get(accountId);
+    if (!a) return null;
+    const b = this.balance.get(a.userId);
+    return {
+      // No row: nothing left (the query skips spent and expired grants), whatever this gateway metered.
+      balance: b?.left ?? 0,
+      balanceSeq: b?.seenSeq ?? Number.MAX_SAFE_INTEGER,
+      capLeft: a.limitBytes === null ? null : a.limitBytes - a.usedBytes,
+      capSeq: a.seenSeq,
+      maxConnections: a.maxConnections,
+    };
+  }
+
+  usageSeen(): number {
+    return this.wholeSeen;
   }
 }

@@ -40,6 +40,10 @@ export interface StoreGatewayOptions {
    * accounts its own flushes find spent, so the other gateways cut them at once too.
    */
   cutoffs?: CutoffBus;
+  /** Byte budgets' lease (GATEWAY_LEASE_BYTES; default 1 MiB). */
+  leaseBytes?: number;
+  /** Concurrent connections of an account without its own limit (GATEWAY_ACCOUNT_MAX_CONNECTIONS). */
+  defaultMaxConnections?: number | null;
 }
 
 export interface StoreGateway {
@@ -55,7 +59,12 @@ export interface StoreGateway {
  * may cut an account reaches the cache and the live connections at once instead of at the next poll.
  */
 export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGateway> {
-  const cache = new AccountCache(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.proxyPassword));
+  // A new id per process: batch numbers restart with the process, so the id must too.
+  const gatewayId = `${hostname().slice(0, 40)}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const cache = new AccountCache(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.proxyPassword), {
+    gatewayId,
+    defaultMaxConnections: o.defaultMaxConnections ?? null,
+  });
   const supply = new SupplyRepository(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.upstreamPassword));
   const chooser = new StaticExitChooser({}, { now: () => o.clock.now().getTime() });
   const store = new UsageStore(o.db, o.clock, (userId, bytes) => o.log.warn({ userId, bytes }, 'gateway: traffic carried beyond the balance before the cut-off'));
@@ -82,8 +91,6 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
   };
   await reload();
 
-  // A new id per process: batch numbers restart with the process, so the id must too.
-  const gatewayId = `${hostname().slice(0, 40)}-${process.pid}-${randomBytes(4).toString('hex')}`;
   const gateway = createGateway({
     host: o.host,
     httpPort: o.httpPort,
@@ -98,6 +105,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     maxPendingPerIp: o.maxPendingPerIp,
     maxConnections: o.maxConnections,
     loginFailureSink: new LoginFailureStore(o.db),
+    leaseBytes: o.leaseBytes,
     allowPrivateDestinations: o.allowPrivateDestinations,
     log: o.log,
     now: () => o.clock.now().getTime(),

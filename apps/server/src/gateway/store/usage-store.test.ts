@@ -158,6 +158,26 @@ describe.each(DIALECTS)('gateway usage and balances on %s', (dialect) => {
     expect(cache.standing(e.accountId)).toBe('ACCOUNT_DISABLED');
   });
 
+  it("names, with each figure, the last of this gateway's batches it includes (byte budgets)", async () => {
+    const c = await customer([[10, 30]], 8 * MB);
+    const own = new AccountCache(t.db.db, t.clock, new SealedBox(t.config.APP_SECRET, SEAL_LABELS.proxyPassword), { gatewayId: 'gw-seen', defaultMaxConnections: 4 });
+    await own.refresh();
+    expect(own.allowance(c.accountId)).toEqual({ balance: 10 * MB, balanceSeq: 0, capLeft: 8 * MB, capSeq: 0, maxConnections: 4 });
+    await store.flush('gw-seen', 41, [delta(c, 0, 1 * MB)]);
+    // Another gateway's batch changes the figures but is not this gateway's to subtract.
+    await store.flush('gw-elsewhere', 99, [delta(c, 0, 1 * MB)]);
+    await own.refresh();
+    expect(own.allowance(c.accountId)).toEqual({ balance: 8 * MB, balanceSeq: 41, capLeft: 6 * MB, capSeq: 41, maxConnections: 4 });
+    expect(own.usageSeen()).toBe(41);
+    await store.flush('gw-seen', 42, [delta(c, 0, 1 * MB)]);
+    await own.refreshUser(c.user.id);
+    expect(own.allowance(c.accountId)).toMatchObject({ balance: 7 * MB, balanceSeq: 42, capLeft: 5 * MB, capSeq: 42 });
+    // An account's own limit wins over the operator's default.
+    await call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body: { maxConnections: 2 } });
+    await own.refreshUser(c.user.id);
+    expect(own.allowance(c.accountId)?.maxConnections).toBe(2);
+  });
+
   it('GET /traffic charts usage by hour and day, per country and per account', async () => {
     const c = await customer([[100, 30]]);
     const other = await call(t.app, 'POST', '/api/proxy/dynamic', { token: c.token, body: { username: `o${c.user.id}x${++seq}`, password: 'Secret123' } });

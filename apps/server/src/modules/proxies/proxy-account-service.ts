@@ -48,6 +48,7 @@ export class ProxyAccountService {
           password_sealed: this.box.seal(body.password),
           status: 'active',
           limit_bytes: body.limitBytes ?? null,
+          max_connections: body.maxConnections ?? null,
           remark: body.remark ?? null,
           deleted_at: null,
           created_at: now,
@@ -66,11 +67,12 @@ export class ProxyAccountService {
   }
 
   async update(userId: number, id: number, body: UpdateProxyAccountBody): Promise<ProxyAccountDto> {
-    const before = await this.live(userId).select(['password_sealed', 'status', 'limit_bytes']).where('id', '=', id).executeTakeFirst();
+    const before = await this.live(userId).select(['password_sealed', 'status', 'limit_bytes', 'max_connections']).where('id', '=', id).executeTakeFirst();
     if (!before) throw new AppError('NOT_FOUND');
     const set: Partial<Row> = { updated_at: iso(this.clock.now()) };
     if (body.password !== undefined) set.password_sealed = this.box.seal(body.password);
     if (body.limitBytes !== undefined) set.limit_bytes = body.limitBytes;
+    if (body.maxConnections !== undefined) set.max_connections = body.maxConnections;
     if (body.remark !== undefined) set.remark = body.remark;
     if (body.status !== undefined) set.status = body.status;
     const row = await this.db
@@ -89,7 +91,9 @@ export class ProxyAccountService {
     // Re-enabled or given more room: admitted again at once, not at the gateways' next poll.
     const enabled = row.status === 'active' && before.status !== 'active';
     const raised = before.limit_bytes !== null && (row.limit_bytes === null || Number(row.limit_bytes) > Number(before.limit_bytes));
-    if (newPassword || disabled || lowered || enabled || raised) await this.cutoffs?.publish({ userId, accountId: id, closeLive: newPassword || undefined });
+    // A new connection limit applies to the next connection on every gateway, not at their next poll.
+    const limitChanged = (row.max_connections ?? null) !== (before.max_connections ?? null);
+    if (newPassword || disabled || lowered || enabled || raised || limitChanged) await this.cutoffs?.publish({ userId, accountId: id, closeLive: newPassword || undefined });
     return this.toDto(row);
   }
 
@@ -122,6 +126,7 @@ export class ProxyAccountService {
       status: r.status,
       limitBytes: r.limit_bytes === null ? null : Number(r.limit_bytes),
       usedBytes: Number(r.used_bytes),
+      maxConnections: r.max_connections === null ? null : Number(r.max_connections),
       remark: r.remark,
       createdAt: r.created_at,
       loginFailures: Number(r.login_failures),

@@ -73,6 +73,31 @@ describe.each(DIALECTS)('proxy accounts on %s', (dialect) => {
     expect(await t.db.db.selectFrom('proxy_accounts').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
   });
 
+  it("sets, changes and clears a limit of concurrent connections, and refuses a bad one in the caller's language", async () => {
+    const { token } = await signedIn(t);
+    const created = await call(t.app, 'POST', '/api/proxy/dynamic', { token, body: { username: uname(), password: 'Secret123', maxConnections: 20 } });
+    expect(created.body.data).toMatchObject({ maxConnections: 20 });
+    const id = created.body.data.id as number;
+    const lowered = await call(t.app, 'PUT', `/api/proxy/dynamic/${id}`, { token, body: { maxConnections: 5 } });
+    expect(lowered.body.data).toMatchObject({ maxConnections: 5 });
+    const row = await t.db.db.selectFrom('proxy_accounts').select('max_connections').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.max_connections).toBe(5);
+    expect((await call(t.app, 'PUT', `/api/proxy/dynamic/${id}`, { token, body: { maxConnections: null } })).body.data).toMatchObject({ maxConnections: null });
+    expect((await call(t.app, 'POST', '/api/proxy/dynamic', { token, body: { username: uname(), password: 'Secret123' } })).body.data).toMatchObject({ maxConnections: null });
+
+    for (const [lang, message] of [
+      ['en', 'Concurrent connections are a whole number from 1 to 10000; leave empty for the default.'],
+      ['zh-cn', '并发连接数须为 1 到 10000 的整数；留空则使用默认设置。'],
+      ['zh', '並發連線數須為 1 到 10000 的整數；留空則使用預設設定。'],
+    ] as const) {
+      for (const maxConnections of [0, 1.5, 10_001]) {
+        const res = await call(t.app, 'PUT', `/api/proxy/dynamic/${id}`, { token, body: { maxConnections }, lang });
+        expect(res.status).toBe(400);
+        expect(res.body.message).toContain(message);
+      }
+    }
+  });
+
   it('needs a session', async () => {
     expect((await call(t.app, 'GET', '/api/proxy/dynamic')).status).toBe(401);
     expect((await call(t.app, 'POST', '/api/proxy/dynamic', { body: { username: uname(), password: 'Secret123' } })).status).toBe(401);

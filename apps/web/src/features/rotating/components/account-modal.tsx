@@ -78,6 +78,14 @@ export function AccountModal({ state, onClose }: { state: AccountModalState; onC
           <Form.Item name="limitGb" label={t('rotating.accounts.limit')} extra={t('rotating.accounts.limitHint')} rules={[capRule]}>
             <InputNumber min={0} step={1} suffix="GB" placeholder={t('rotating.accounts.noLimit')} className="full-width" data-testid="account-limit" />
           </Form.Item>
+          <Form.Item
+            name="maxConnections"
+            label={t('rotating.accounts.maxConnections')}
+            extra={t('rotating.accounts.maxConnectionsHint')}
+            rules={[schemaRule(createProxyAccountBody.shape.maxConnections, t, { optional: true })]}
+          >
+            <InputNumber min={1} max={10000} step={1} precision={0} placeholder={t('rotating.accounts.noMaxConnections')} className="full-width" data-testid="account-max-connections" />
+          </Form.Item>
           <Form.Item name="remark" label={t('rotating.accounts.remark')}>
             <Input maxLength={100} data-testid="account-remark" />
           </Form.Item>

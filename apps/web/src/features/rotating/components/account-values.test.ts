@@ -10,6 +10,7 @@ const account = (patch: Partial<ProxyAccountDto> = {}): ProxyAccountDto => ({
   status: 'active',
   limitBytes: 5 * BYTES_PER_GB,
   usedBytes: 0,
+  maxConnections: null,
   remark: 'shop',
   createdAt: '2026-11-01T00:00:00.000Z',
   loginFailures: 0,
@@ -45,6 +46,14 @@ describe('proxy account values', () => {
     expect(toUpdateBody(odd, { ...toAccountValues(odd), limitGb: 2 })).toEqual({ limitBytes: 2 * BYTES_PER_GB });
     expect(toUpdateBody(odd, { ...toAccountValues(odd), limitGb: null, remark: '' })).toEqual({ limitBytes: null, remark: null });
     expect(toUpdateBody(odd, { ...toAccountValues(odd), password: 'Other1234' })).toEqual({ password: 'Other1234' });
+  });
+
+  it('sends a connection limit when set, and a cleared one as null', () => {
+    expect(toCreateBody({ username: 'shop_1', password: 'Secret123', limitGb: null, maxConnections: 20, remark: '' })).toEqual({ username: 'shop_1', password: 'Secret123', maxConnections: 20 });
+    expect(toAccountValues(account({ maxConnections: 20 })).maxConnections).toBe(20);
+    expect(toUpdateBody(account(), { ...toAccountValues(account()), maxConnections: 5 })).toEqual({ maxConnections: 5 });
+    expect(toUpdateBody(account({ maxConnections: 5 }), { ...toAccountValues(account({ maxConnections: 5 })), maxConnections: null })).toEqual({ maxConnections: null });
+    expect(toUpdateBody(account({ maxConnections: 5 }), toAccountValues(account({ maxConnections: 5 })))).toEqual({});
   });
 
   it('gives the share of the cap used, capped at 100, none without a cap', () => {

@@ -7,6 +7,8 @@ export interface AccountValues {
   username: string;
   password: string;
   limitGb: number | null;
+  /** Concurrent connections; empty = the operator's default (or none). */
+  maxConnections?: number | null;
   remark: string;
 }
 
@@ -20,7 +22,7 @@ export function randomProxyPassword(length = 16): string {
 }
 
 export function newAccountValues(): AccountValues {
-  return { username: '', password: randomProxyPassword(), limitGb: null, remark: '' };
+  return { username: '', password: randomProxyPassword(), limitGb: null, maxConnections: null, remark: '' };
 }
 
 /** The cap shown in GB, rounded to what the input shows (two decimals). */
@@ -29,6 +31,7 @@ export function toAccountValues(account: ProxyAccountDto): AccountValues {
     username: account.username,
     password: account.password,
     limitGb: account.limitBytes === null ? null : Math.round(bytesToGb(account.limitBytes) * 100) / 100,
+    maxConnections: account.maxConnections,
     remark: account.remark ?? '',
   };
 }
@@ -40,7 +43,14 @@ function limitBytes(gb: number | null): number | null {
 export function toCreateBody(values: AccountValues): CreateProxyAccountBody {
   const remark = optionalText(values.remark);
   const cap = limitBytes(values.limitGb);
-  return { username: values.username.trim().toLowerCase(), password: values.password, ...(cap === null ? {} : { limitBytes: cap }), ...(remark ? { remark } : {}) };
+  const max = values.maxConnections ?? null;
+  return {
+    username: values.username.trim().toLowerCase(),
+    password: values.password,
+    ...(cap === null ? {} : { limitBytes: cap }),
+    ...(max === null ? {} : { maxConnections: max }),
+    ...(remark ? { remark } : {}),
+  };
 }
 
 /**
@@ -51,6 +61,7 @@ export function toUpdateBody(account: ProxyAccountDto, values: AccountValues): U
   const body: UpdateProxyAccountBody = {};
   if (values.password !== account.password) body.password = values.password;
   if (values.limitGb !== toAccountValues(account).limitGb) body.limitBytes = limitBytes(values.limitGb);
+  if (values.maxConnections !== undefined && (values.maxConnections ?? null) !== account.maxConnections) body.maxConnections = values.maxConnections ?? null;
   const remark = optionalText(values.remark) ?? null;
   if (remark !== account.remark) body.remark = remark;
   return body;

@@ -14,6 +14,7 @@ const account = (id: number, patch: Partial<ProxyAccountDto> = {}): ProxyAccount
   status: 'active',
   limitBytes: null,
   usedBytes: 0,
+  maxConnections: null,
   remark: null,
   createdAt: '2026-11-01T00:00:00.000Z',
   loginFailures: 0,
