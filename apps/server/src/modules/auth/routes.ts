@@ -56,8 +56,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
     async (request) => {
       const { email, purpose, captchaId, captcha } = request.body;
       await deps.captchas.consume(captchaId, captcha);
-      await deps.auth.assertMailTarget(email, purpose);
-      const data = await deps.mailCodes.send(email, purpose, request.ip, request.lang);
+      const data = await deps.auth.sendMailCode(email, purpose, request.ip, request.lang);
       return { data, message: request.t('messages.mailCodeSent', { email }) };
     },
   );
