@@ -16,7 +16,7 @@ export interface OrderRouteDeps {
   orderRepo: OrderRepository;
 }
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 502: errorBody };
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 429: errorBody, 502: errorBody };
 
 /** A customer's buying and order history. */
 export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { db, clock, orders, orderRepo }) => {
