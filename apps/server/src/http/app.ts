@@ -46,6 +46,7 @@ import { UsdtWatcher } from '../payments/usdt-watcher';
 import { scheduleUsdtWatcher } from '../payments/usdt-schedule';
 import { registerAccessGuard } from './access-guard';
 import { registerErrorHandling } from './error-handler';
+import { RATE_LIMITS, type RateLimitRules, registerRateLimits } from './rate-limits';
 import { langFromHeader, translator } from './i18n';
 import { registerSpa } from './spa';
 
@@ -57,6 +58,8 @@ export interface AppDeps {
   logger?: boolean | object;
   /** Where proxy-account cut-offs are announced to the gateways (main.ts: in-process or Redis). */
   cutoffs?: CutoffBus;
+  /** Request limits per IP and user; tests of other things raise them (test/test-app.ts). */
+  rateLimits?: RateLimitRules;
 }
 
 /** proxy-addr's trust function for a hop count: the socket peer is hop 0, then X-Forwarded-For right to left. */
@@ -101,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     crossOriginEmbedderPolicy: false,
   });
+  await registerRateLimits(app, { rules: deps.rateLimits ?? RATE_LIMITS, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
   await app.register(swagger, {
     openapi: { info: { title: `${config.APP_NAME} API`, version: '1' }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
     transform: jsonSchemaTransform,

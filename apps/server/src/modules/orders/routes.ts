@@ -23,7 +23,7 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { 
   const config = { access: 'customer' as const };
   const tags = ['orders'];
 
-  app.post('/buy/dynamic', { config, schema: { tags, body: buyDynamicBody, response: { 200: envelope(buyResponse), ...errors } } }, async (request) => {
+  app.post('/buy/dynamic', { config: { ...config, limit: 'buy' }, schema: { tags, body: buyDynamicBody, response: { 200: envelope(buyResponse), ...errors } } }, async (request) => {
     const { user } = currentAuth(request);
     const order = toOrderDto(await orders.buyDynamic(user.id, request.body, request.lang));
     return { data: { order, payment: order.payment! } };
