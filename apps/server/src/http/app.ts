@@ -46,6 +46,7 @@ import { UsdtWatcher } from '../payments/usdt-watcher';
 import { scheduleUsdtWatcher } from '../payments/usdt-schedule';
 import { registerAccessGuard } from './access-guard';
 import { registerErrorHandling } from './error-handler';
+import { loggerOptions } from './log-redaction';
 import { RATE_LIMITS, type RateLimitRules, registerRateLimits } from './rate-limits';
 import { langFromHeader, translator } from './i18n';
 import { registerSpa } from './spa';
@@ -69,7 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
-    logger: deps.logger ?? { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: loggerOptions(config.LOG_LEVEL, deps.logger),
     // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (off by default): per-IP limits,
     // lockout and login logs use request.ip, which a client must not be able to choose.
     // Fastify ignores a bare hop count (it cannot vouch for the peer), so a count becomes "the first N hops".
