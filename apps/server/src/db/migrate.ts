@@ -5,6 +5,7 @@ import * as accounts from './migrations/2026-11-22-accounts';
 import * as commerce from './migrations/2026-11-23-commerce';
 import * as gateway from './migrations/2026-11-24-gateway';
 import * as mailCodeLive from './migrations/2026-11-25-mail-code-live';
+import * as exportTicketSession from './migrations/2026-11-28-export-ticket-session';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-commerce': commerce,
   '2026-11-24-gateway': gateway,
   '2026-11-25-mail-code-live': mailCodeLive,
+  '2026-11-28-export-ticket-session': exportTicketSession,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
