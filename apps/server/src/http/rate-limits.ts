@@ -85,20 +85,35 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
   }
   await app.register(rateLimit, { global: false, skipOnError: true, redis, nameSpace: `${opts.prefix}rate:` });
 
+  // One limiter per name, shared by every route that names it (GET and its automatic HEAD count together).
+  const limiters = new Map<RateLimitName, { perIp: Limiter; perUser: Limiter | null }>();
+  const limitersOf = (name: RateLimitName) => {
+    let l = limiters.get(name);
+    if (!l) {
+      const { perIp, perUser } = opts.rules[name];
+      l = {
+        perIp: app.createRateLimit({ max: perIp.max, timeWindow: perIp.windowMs, keyGenerator: (req) => `${name}:ip:${normalizeIP(req.ip)}` }),
+        perUser: perUser
+          ? app.createRateLimit({
+              max: perUser.max,
+              timeWindow: perUser.windowMs,
+              // The access guard has refused anonymous requests before a preHandler runs.
+              keyGenerator: (req) => `${name}:user:${req.auth?.user.id ?? 'none'}`,
+            })
+          : null,
+      };
+      limiters.set(name, l);
+    }
+    return l;
+  };
+
   app.addHook('onRoute', (route) => {
     const name = route.config?.limit;
     if (!name) return;
-    const rule = opts.rules[name];
-    const perIp = app.createRateLimit({ max: rule.perIp.max, timeWindow: rule.perIp.windowMs, keyGenerator: (req) => `${name}:ip:${normalizeIP(req.ip)}` });
+    const { perIp, perUser } = limitersOf(name);
     const ipHook: onRequestHookHandler = (request, reply) => enforce(perIp, request, reply);
     route.onRequest = [...toArray(route.onRequest), ipHook];
-    if (rule.perUser) {
-      const perUser = app.createRateLimit({
-        max: rule.perUser.max,
-        timeWindow: rule.perUser.windowMs,
-        // The access guard has refused anonymous requests before a preHandler runs.
-        keyGenerator: (req) => `${name}:user:${req.auth?.user.id ?? 'none'}`,
-      });
+    if (perUser) {
       const userHook: preHandlerHookHandler = (request, reply) => enforce(perUser, request, reply);
       route.preHandler = [...toArray(route.preHandler), userHook];
     }
