@@ -93,6 +93,23 @@ describe.each(DIALECTS)('request limits (real defaults) on %s', (dialect) => {
   });
 });
 
+describe.each(DIALECTS)('request limits behind a trusted proxy on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { TRUST_PROXY: '127.0.0.1' }, { rateLimits: RATE_LIMITS });
+  });
+  afterAll(() => t.close());
+
+  it('counts per client address the proxy forwards, not per proxy', async () => {
+    const client = { 'x-forwarded-for': uniqueIp() };
+    const { passed } = await untilRefused(t.app, 'reset-pass', '127.0.0.1', 'en', client);
+    expect(passed).toBe(RATE_LIMITS['reset-pass'].perIp.max);
+    // Another client behind the same proxy still gets through.
+    const other = await t.app.inject({ method: 'POST', url: '/api/reset-pass', payload: {}, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': uniqueIp() } });
+    expect(other.statusCode).toBe(400);
+  });
+});
+
 describe('request limits with REDIS_URL', () => {
   const apps: TestApp[] = [];
   beforeAll(async () => {
