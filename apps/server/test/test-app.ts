@@ -7,6 +7,7 @@ import { type Config, loadConfig } from '../src/config';
 import { type Db, type Dialect, openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import { buildApp } from '../src/http/app';
+import { RATE_LIMITS, type RateLimitRules } from '../src/http/rate-limits';
 import type { CutoffBus } from '../src/lib/cutoff-bus';
 import { createMailer } from '../src/mail/mailer';
 import { TestClock } from './test-clock';
@@ -56,6 +57,11 @@ export interface TestAppOptions {
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
   /** Where the app announces proxy-account cut-offs (a gateway in the test subscribes to the same bus). */
   cutoffs?: CutoffBus;
+  /**
+   * Request limits. Tests of other things make many calls from one loopback address, so by default every
+   * limit is raised a thousandfold; tests of the limits pass RATE_LIMITS, the real defaults.
+   */
+  rateLimits?: RateLimitRules;
 }
 
 export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -89,7 +95,7 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
   try {
     await migrateToLatest(db.db);
     const logger = log ? { level: 'trace', stream: { write: (line: string) => log(line) } } : false;
-    app = await buildApp({ config, db, mailer, clock, logger, cutoffs: opts.cutoffs });
+    app = await buildApp({ config, db, mailer, clock, logger, cutoffs: opts.cutoffs, rateLimits: opts.rateLimits ?? RAISED_RATE_LIMITS });
     await opts.beforeReady?.(app);
     await app.ready();
   } catch (err) {
@@ -101,3 +107,10 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
 }
 
 const silentLog = { info: () => undefined } as never;
+
+const RAISED_RATE_LIMITS = Object.fromEntries(
+  Object.entries(RATE_LIMITS).map(([name, r]) => [
+    name,
+    { perIp: { ...r.perIp, max: r.perIp.max * 1000 }, ...(r.perUser ? { perUser: { ...r.perUser, max: r.perUser.max * 1000 } } : {}) },
+  ]),
+) as RateLimitRules;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityId } from './ids';
 import { pageQuery } from './envelope';
 
 /** Payment adapters (DESIGN §5.5). The order of this list is the order the buy page offers them. */
@@ -30,7 +31,6 @@ export type LocalizedText = z.infer<typeof localizedText>;
 export const PACKAGE_BADGES = ['popular', 'best-value', 'new'] as const;
 export const packageBadge = z.enum(PACKAGE_BADGES);
 
-const id = z.coerce.number().int().positive();
 const money = z.number().int().min(0);
 const currency = z.string().regex(/^[A-Z]{3}$/, { error: 'validation.currency' });
 
@@ -71,8 +71,8 @@ export const staticPriceDto = z.object({
 export type StaticPriceDto = z.infer<typeof staticPriceDto>;
 
 export const staticPriceBody = z.strictObject({
-  regionId: z.number().int().positive(),
-  businessId: z.number().int().positive(),
+  regionId: entityId,
+  businessId: entityId,
   days: z.number().int().min(1, { error: 'validation.validityDays' }).max(3650),
   price: z.number().int().min(1, { error: 'validation.price' }).max(100_000_000),
 });
@@ -147,7 +147,7 @@ export const businessBody = z.strictObject({
   enabled: z.boolean().default(true),
 });
 
-export const idParams = z.strictObject({ id });
+export const idParams = z.strictObject({ id: entityId });
 
 // ---------- orders and payments ----------
 
@@ -194,7 +194,7 @@ export const orderDto = z.object({
 });
 export type OrderDto = z.infer<typeof orderDto>;
 
-export const buyDynamicBody = z.strictObject({ goodsId: z.number().int().positive(), payMethod });
+export const buyDynamicBody = z.strictObject({ goodsId: entityId, payMethod });
 export type BuyDynamicBody = z.infer<typeof buyDynamicBody>;
 export const buyResponse = z.object({ order: orderDto, payment: paymentInstruction });
 
@@ -203,7 +203,7 @@ export const orderCheckBody = z.strictObject({ orderNo: orderNoField });
 
 export const intentionBody = z.strictObject({
   kind: z.enum(['dynamic', 'static']),
-  goodsId: z.number().int().positive().optional(),
+  goodsId: entityId.optional(),
   payMethod: payMethod.optional(),
 });
 
@@ -241,7 +241,7 @@ export const trafficResponse = z.object({
 
 export const manageOrderQuery = myOrderQuery.extend({
   kind: z.enum(ORDER_KINDS).optional(),
-  userId: z.coerce.number().int().positive().optional(),
+  userId: entityId.optional(),
   email: z.string().trim().max(254).optional(),
   orderNo: z.string().trim().max(40).optional(),
 });
@@ -258,7 +258,7 @@ export type AdminOrderDto = z.infer<typeof adminOrderDto>;
 export const orderVerifyBody = z.strictObject({ orderNo: orderNoField });
 
 export const rechargeBody = z.strictObject({
-  userId: z.number().int().positive(),
+  userId: entityId,
   bytes: z.number().int().min(1, { error: 'validation.bytes' }).max(Number.MAX_SAFE_INTEGER),
   validityDays: z.number().int().min(1, { error: 'validation.validityDays' }).max(3650).default(30),
   note: z.string().trim().min(1, { error: 'validation.note' }).max(200),

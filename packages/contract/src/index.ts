@@ -1,6 +1,7 @@
 export * from './access';
 export * from './auth';
 export * from './envelope';
+export * from './ids';
 export * from './error-codes';
 export * from './languages';
 export * from './admin';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityId } from './ids';
 
 /** Proxy sub-account names are global (they are proxy usernames): `[a-z0-9_]{4,32}` (DESIGN §4). */
 export const proxyUsernameField = z
@@ -64,7 +65,7 @@ export const usageQuery = z.object({
   granularity: z.enum(['hour', 'day']).default('day'),
   /** How far back: 1–90 days. */
   days: z.coerce.number().int().min(1).max(90).default(7),
-  accountId: z.coerce.number().int().positive().optional(),
+  accountId: entityId.optional(),
 });
 export type UsageQuery = z.infer<typeof usageQuery>;
 

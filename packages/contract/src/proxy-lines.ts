@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityId } from './ids';
 
 /** Line formats of Get Proxy and of `GET /proxy/dynamic/export`. */
 export const LINE_FORMATS = ['host:port:user:pass', 'user:pass@host:port', 'url', 'curl'] as const;
@@ -20,7 +21,7 @@ const place = z
 
 /** What Get Proxy asks for; also the query of the export endpoint. */
 export const proxyLinesQuery = z.object({
-  accountId: z.coerce.number().int().positive(),
+  accountId: entityId,
   protocol: z.enum(PROXY_PROTOCOLS).default('http'),
   country: z
     .string()

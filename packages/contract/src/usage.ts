@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityId } from './ids';
 import { pageOf, pageQuery } from './envelope';
 
 /** Usage Record covers at most this many days at once, `from` and `to` both counted. */
@@ -14,7 +15,7 @@ export const usageRecordFilters = z.object({
   granularity: z.enum(['day', 'hour']).default('day'),
   from: z.iso.date({ error: 'validation.date' }).optional(),
   to: z.iso.date({ error: 'validation.date' }).optional(),
-  accountId: z.coerce.number().int().positive().optional(),
+  accountId: entityId.optional(),
   country: z
     .string()
     .trim()

@@ -7,6 +7,7 @@ import * as gateway from './migrations/2026-11-24-gateway';
 import * as mailCodeLive from './migrations/2026-11-25-mail-code-live';
 import * as gatewayAuthFailures from './migrations/2026-11-26-gateway-auth-failures';
 import * as proxyAccountLimits from './migrations/2026-11-27-proxy-account-limits';
+import * as exportTicketSession from './migrations/2026-11-28-export-ticket-session';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-mail-code-live': mailCodeLive,
   '2026-11-26-gateway-auth-failures': gatewayAuthFailures,
   '2026-11-27-proxy-account-limits': proxyAccountLimits,
+  '2026-11-28-export-ticket-session': exportTicketSession,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -202,6 +202,8 @@ export interface PayConfigTable {
 export interface ExportTicketTable {
   ticket_hash: string;
   user_id: number;
+  /** The session that asked for it: the ticket is spent only while that session lives. */
+  session_id: number | null;
   expires_at: Timestamp;
   used_at: Timestamp | null;
 }

@@ -47,6 +47,8 @@ import { scheduleUsdtWatcher } from '../payments/usdt-schedule';
 import { registerAccessGuard } from './access-guard';
 import { capConnectionsPerIp, logAcceptErrors, trustedPeers } from './connection-cap';
 import { frameworkErrors, registerErrorHandling } from './error-handler';
+import { loggerOptions } from './log-redaction';
+import { RATE_LIMITS, type RateLimitRules, registerRateLimits } from './rate-limits';
 import { langFromHeader, translator } from './i18n';
 import { registerSpa } from './spa';
 
@@ -58,6 +60,8 @@ export interface AppDeps {
   logger?: boolean | object;
   /** Where proxy-account cut-offs are announced to the gateways (main.ts: in-process or Redis). */
   cutoffs?: CutoffBus;
+  /** Request limits per IP and user; tests of other things raise them (test/test-app.ts). */
+  rateLimits?: RateLimitRules;
 }
 
 /** proxy-addr's trust function for a hop count: the socket peer is hop 0, then X-Forwarded-For right to left. */
@@ -67,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
-    logger: deps.logger ?? { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: loggerOptions(config.LOG_LEVEL, deps.logger),
     // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (off by default): per-IP limits,
     // lockout and login logs use request.ip, which a client must not be able to choose.
     // Fastify ignores a bare hop count (it cannot vouch for the peer), so a count becomes "the first N hops".
@@ -115,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined)));
+  await registerRateLimits(app, { rules: deps.rateLimits ?? RATE_LIMITS, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
   await app.register(swagger, {
     openapi: { info: { title: `${config.APP_NAME} API`, version: '1' }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
     transform: jsonSchemaTransform,

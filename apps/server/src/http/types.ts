@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely';
 import type { UserTable } from '../db/schema';
 import type { UsdtWatcher } from '../payments/usdt-watcher';
 import type { ConnectionCap } from './connection-cap';
+import type { RateLimitName } from './rate-limits';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -22,6 +23,8 @@ declare module 'fastify' {
      * answers its rows as CSV. The value names the file and the header keys (`csv.<export>.*`).
      */
     export?: string;
+    /** Counts the route's requests against the named limit (http/rate-limits.ts): per IP, and per user where set. */
+    limit?: RateLimitName;
   }
   interface FastifyRequest {
     lang: Lang;

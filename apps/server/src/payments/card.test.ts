@@ -263,6 +263,29 @@ describe.each(DIALECTS)('card (Stripe Checkout) on %s', (dialect) => {
     expect(await balance(t, token)).toBe(GB);
   });
 
+  it('a webhook dated beyond the tolerance in the future is refused like a stale one', async () => {
+    const { token } = await signedIn(t);
+    const o = await order(await buy(t, token, 1, 'card'));
+    const payload = sessionEvent(o);
+    const ahead = await webhook(payload, { timestamp: nowS() + WEBHOOK_TOLERANCE_S + 1 });
+    const farAhead = await webhook(payload, { timestamp: nowS() + 30 * 24 * 3600 });
+    for (const res of [ahead, farAhead]) expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: 'rejected' });
+    expect(await order(o.order_no)).toMatchObject({ status: 'pending', paid_at: null });
+    expect(await events(o.order_no)).toEqual([]);
+    expect(logs.join('\n')).toContain('timestamp in the future beyond the tolerance zone');
+    // Within the tolerance either way, a signer's clock a little ahead of ours is still believed.
+    expect(await webhook(payload, { timestamp: nowS() + WEBHOOK_TOLERANCE_S - 1 })).toEqual(ok);
+    expect(await balance(t, token)).toBe(GB);
+    if (dialect === 'sqlite') {
+      recordFigure({
+        id: 'stripe-future-event',
+        threat: 'Stripe webhook pre-signed for a future time and replayed later',
+        test: 'apps/server/src/payments/card.test.ts: a webhook dated beyond the tolerance in the future is refused like a stale one',
+        figure: `signatures dated ${WEBHOOK_TOLERANCE_S + 1} s and 30 days ahead: 2 of 2 answered 400 and credited nothing; one ${WEBHOOK_TOLERANCE_S - 1} s ahead was accepted and credited once`,
+      });
+    }
+  });
+
   it('verified payments that do not match the order go to review and credit nothing', async () => {
     const { token } = await signedIn(t);
     const o = await order(await buy(t, token, 1, 'card'));

@@ -23,6 +23,12 @@ export interface CardOptions {
   apiBase?: string;
 }
 
+/** The `t=` of a Stripe-Signature header (seconds), which the SDK has just checked the signature over. */
+function signedTimestamp(header: string): number | null {
+  const t = header.split(',').find((part) => part.startsWith('t='))?.slice(2);
+  return t && /^\d+$/.test(t) ? Number(t) : null;
+}
+
 /** The currency Stripe charges in: the setting when given, else the order's own. */
 const chargeCurrency = (c: MethodConfig, orderCurrency: string) => (c.settings.currency?.trim() || orderCurrency).toUpperCase();
 
@@ -112,6 +118,12 @@ export function createCardProvider(opts: CardOptions = {}): PaymentProvider {
       } catch (err) {
         // The SDK's message names what failed (signature, timestamp, header); it never holds the secret.
         throw new NotifyRejected(`stripe: ${String((err as Error).message).split('\n')[0]}`);
+      }
+      // The SDK only refuses signatures older than the tolerance: one dated further ahead (a leaked secret
+      // used to pre-sign events, or a skewed signer) would stay valid until that time, so it is stale too.
+      const signedAt = signedTimestamp(header);
+      if (signedAt === null || signedAt - ctx.clock.now().getTime() / 1000 > WEBHOOK_TOLERANCE_S) {
+        throw new NotifyRejected('stripe: timestamp in the future beyond the tolerance zone');
       }
       // Anything else Stripe sends this endpoint (refunds, disputes…) is acknowledged and ignored for now.
       if (!PAYING_EVENTS.has(event.type)) return { events: [], reply: ACK };

@@ -1,4 +1,4 @@
-import type { ChangePassBody, Lang, LoginBody, RegisterBody, ResetPassBody } from '@resi/contract';
+import type { ChangePassBody, Lang, LoginBody, MailPurpose, RegisterBody, ResetPassBody } from '@resi/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../http/errors';
@@ -38,7 +38,6 @@ export class AuthService {
 
   async register(body: RegisterBody, meta: ClientMeta): Promise<{ user: UserRow; token: string }> {
     // Every check that can refuse comes before the code is used up, so a bad request changes nothing.
-    if (await this.users.findByEmail(body.email)) throw new AppError('EMAIL_TAKEN');
     if (body.account && (await this.users.findByAccount(body.account))) throw new AppError('ACCOUNT_TAKEN');
     let referrerId: number | null = null;
     if (body.inviteCode) {
@@ -46,6 +45,9 @@ export class AuthService {
       if (!referrer) throw new AppError('INVITE_CODE_UNKNOWN');
       referrerId = referrer.id;
     }
+    // A registered address answers exactly as a wrong code (no code was ever mailed for it), so the
+    // form does not tell who has an account. Last before the code, like the code check it imitates.
+    if (await this.users.findByEmail(body.email)) throw new AppError('MAIL_CODE_INVALID');
     await this.mailCodes.consume(body.email, 'register', body.code);
     const passwordHash = await hashPassword(body.password);
     // Outside the transaction: SQLite has one connection, and a query beside an open transaction would wait on it.
@@ -75,7 +77,8 @@ export class AuthService {
         return { user, token };
       });
     } catch (err) {
-      // Two registrations of one email racing past the check above: the unique index decides.
+      // Two registrations of one email racing past the check above, both with the mailed code: the unique
+      // index decides, and the loser holds a code of that mailbox, so saying why tells nobody anything new.
       if (await this.users.findByEmail(body.email)) throw new AppError('EMAIL_TAKEN');
       throw err;
     }
@@ -152,9 +155,11 @@ export class AuthService {
   }
 
   async resetPassword(body: ResetPassBody): Promise<void> {
-    const user = await this.users.findByEmail(body.email);
-    if (!user) throw new AppError('EMAIL_UNKNOWN');
+    // An unknown address never got a usable code: it fails the code check like a wrong code, and the
+    // answer does not tell whether the address has an account.
     await this.mailCodes.consume(body.email, 'reset', body.code);
+    const user = await this.users.findByEmail(body.email);
+    if (!user) throw new AppError('MAIL_CODE_INVALID');
     const hash = await hashPassword(body.newPassword);
     await this.db.transaction().execute(async (trx) => {
       await this.users.update(user.id, { password_hash: hash }, trx);
@@ -162,11 +167,15 @@ export class AuthService {
     });
   }
 
-  /** Checks that a mail code may be sent for this purpose: a new address for register, a known one otherwise. */
-  async assertMailTarget(email: string, purpose: 'register' | 'reset' | 'change-pass'): Promise<void> {
+  /**
+   * Mails a code when it can be used: to a new address for register, to a known one otherwise. Any other
+   * request is answered the same way, counted against the same limits, and its address gets a notice
+   * instead of a code, so the form never tells whether an address has an account.
+   */
+  async sendMailCode(email: string, purpose: MailPurpose, ip: string | null, lang: Lang): Promise<{ resendAfter: number }> {
     const exists = (await this.users.findByEmail(email)) !== undefined;
-    if (purpose === 'register' && exists) throw new AppError('EMAIL_TAKEN');
-    if (purpose !== 'register' && !exists) throw new AppError('EMAIL_UNKNOWN');
+    const usable = purpose === 'register' ? !exists : exists;
+    return this.mailCodes.send(email, purpose, ip, lang, usable ? 'code' : 'notice');
   }
 
   private async freeInviteCode(): Promise<string> {

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { translator } from '../../http/i18n';
 import { type Clock, MINUTE, addMs, iso } from '../../lib/clock';
-import { digits, hmac, safeEqual } from '../../lib/secrets';
+import { digits, hmac, newToken, safeEqual } from '../../lib/secrets';
 import type { Mailer } from '../../mail/mailer';
 
 export const MAIL_CODE_RULES = {
@@ -29,9 +29,13 @@ export class MailCodeService {
     private readonly appName: string,
   ) {}
 
-  async send(email: string, purpose: MailPurpose, ip: string | null, lang: Lang): Promise<{ resendAfter: number }> {
+  /**
+   * `notice`: the address may not use a code for this purpose (AuthService.sendMailCode). The request is
+   * recorded and limited like any other, with a hash no 6-digit code matches, and the mail says why.
+   */
+  async send(email: string, purpose: MailPurpose, ip: string | null, lang: Lang, kind: 'code' | 'notice' = 'code'): Promise<{ resendAfter: number }> {
     const now = this.clock.now();
-    const code = digits(6);
+    const code = kind === 'code' ? digits(6) : newToken();
     try {
       // Checks and insert in one transaction: on SQLite that serializes racing sends; on PostgreSQL the
       // partial unique index (one unconsumed code per email and purpose) refuses the slower one.
@@ -68,11 +72,12 @@ export class MailCodeService {
       throw err;
     }
     const t = translator(lang);
-    await this.mailer.send({
-      to: email,
-      subject: t('mail.codeSubject', { app: this.appName, code }),
-      text: t('mail.codeBody', { app: this.appName, code, purpose: t(`mail.purpose.${purpose}`) }),
-    });
+    const app = this.appName;
+    await this.mailer.send(
+      kind === 'code'
+        ? { to: email, subject: t('mail.codeSubject', { app, code }), text: t('mail.codeBody', { app, code, purpose: t(`mail.purpose.${purpose}`) }) }
+        : { to: email, subject: t('mail.noticeSubject', { app }), text: t(`mail.notice.${purpose}`, { app }) },
+    );
     return { resendAfter: MAIL_CODE_RULES.resendAfter / 1000 };
   }
 

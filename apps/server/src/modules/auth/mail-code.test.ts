@@ -178,21 +178,26 @@ describe.each(DIALECTS)('email codes on %s', (dialect) => {
     expect((await sendCode(t.app, email, 'register', uniqueIp())).status).toBe(200);
   });
 
-  it('refuses a register code for an email that is already registered', async () => {
+  it('answers a register request for a registered email like any other, and mails a notice instead of a code', async () => {
     const email = uniqueEmail('taken');
     await createUser(t, { email, password: 'secret123' });
     const res = await sendCode(t.app, email, 'register', uniqueIp());
-    expect(res.status).toBe(409);
-    expect(res.body).toEqual({ code: 'EMAIL_TAKEN', message: text('en', 'errors.EMAIL_TAKEN') });
-    expect(mailsTo(email)).toBe(0);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { resendAfter: 60 }, message: text('en', 'messages.mailCodeSent', { email }) });
+    expect(mailsTo(email)).toBe(1);
+    const mail = parseMail(sink.messages.find((m) => m.to.includes(email))!.raw);
+    expect(mail.text.trim()).toBe(text('en', 'mail.notice.register', { app: t.config.APP_NAME }));
+    expect(() => lastCodeFor(sink.messages, email)).toThrow(/no code/);
   });
 
-  it('refuses a reset code for an unknown email', async () => {
+  it('answers a reset request for an unknown email like any other, and mails a notice instead of a code', async () => {
     const email = uniqueEmail('nobody');
     const res = await sendCode(t.app, email, 'reset', uniqueIp());
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'EMAIL_UNKNOWN', message: text('en', 'errors.EMAIL_UNKNOWN') });
-    expect(mailsTo(email)).toBe(0);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { resendAfter: 60 }, message: text('en', 'messages.mailCodeSent', { email }) });
+    expect(mailsTo(email)).toBe(1);
+    const mail = parseMail(sink.messages.find((m) => m.to.includes(email))!.raw);
+    expect(mail.text.trim()).toBe(text('en', 'mail.notice.reset', { app: t.config.APP_NAME }));
   });
 
   it('writes the mail in the requested language', async () => {

@@ -40,12 +40,12 @@ describe.each(DIALECTS)('register on %s', (dialect) => {
     expect(row?.password_hash).not.toContain('secret123');
   });
 
-  it('refuses an email that is already registered', async () => {
+  it('refuses an email that is already registered, as it refuses a wrong code', async () => {
     const { email, code } = await freshCode('twice');
     expect((await register({ email, password: 'secret123', code, agree: true })).status).toBe(200);
     const again = await register({ email, password: 'secret123', code, agree: true });
-    expect(again.status).toBe(409);
-    expect(again.body).toEqual({ code: 'EMAIL_TAKEN', message: text('en', 'errors.EMAIL_TAKEN') });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ code: 'MAIL_CODE_INVALID', message: text('en', 'errors.MAIL_CODE_INVALID') });
   });
 
   it('refuses an account name that is taken, whatever its case', async () => {

@@ -40,7 +40,7 @@ const meta = (request: FastifyRequest): ClientMeta => ({
 export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => {
   app.get(
     '/captcha',
-    { config: { access: 'public' }, schema: { tags: ['auth'], response: { 200: envelope(captchaResponse) } } },
+    { config: { access: 'public', limit: 'captcha' }, schema: { tags: ['auth'], response: { 200: envelope(captchaResponse) } } },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return { data: await deps.captchas.create() };
@@ -50,21 +50,20 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
   app.post(
     '/send-mail-code',
     {
-      config: { access: 'public' },
+      config: { access: 'public', limit: 'mail-code' },
       schema: { tags: ['auth'], body: sendMailCodeBody, response: { 200: envelope(z.object({ resendAfter: z.number() })), ...errors } },
     },
     async (request) => {
       const { email, purpose, captchaId, captcha } = request.body;
       await deps.captchas.consume(captchaId, captcha);
-      await deps.auth.assertMailTarget(email, purpose);
-      const data = await deps.mailCodes.send(email, purpose, request.ip, request.lang);
+      const data = await deps.auth.sendMailCode(email, purpose, request.ip, request.lang);
       return { data, message: request.t('messages.mailCodeSent', { email }) };
     },
   );
 
   app.post(
     '/register',
-    { config: { access: 'public' }, schema: { tags: ['auth'], body: registerBody, response: { 200: authResponse, ...errors } } },
+    { config: { access: 'public', limit: 'register' }, schema: { tags: ['auth'], body: registerBody, response: { 200: authResponse, ...errors } } },
     async (request) => {
       const { user, token } = await deps.auth.register(request.body, meta(request));
       return { data: toUserDto(user), token, message: request.t('messages.registered') };
@@ -74,7 +73,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
   app.post(
     '/login',
     // attachValidation: a refused body still reaches the handler, to be logged before it is refused.
-    { config: { access: 'public' }, attachValidation: true, schema: { tags: ['auth'], body: loginBody, response: { 200: authResponse, ...errors } } },
+    { config: { access: 'public', limit: 'login' }, attachValidation: true, schema: { tags: ['auth'], body: loginBody, response: { 200: authResponse, ...errors } } },
     async (request) => {
       if (request.validationError) {
         await deps.auth.logInvalidLogin(request.body, meta(request));
@@ -111,7 +110,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
 
   app.post(
     '/reset-pass',
-    { config: { access: 'public' }, schema: { tags: ['auth'], body: resetPassBody, response: { 200: ok, ...errors } } },
+    { config: { access: 'public', limit: 'reset-pass' }, schema: { tags: ['auth'], body: resetPassBody, response: { 200: ok, ...errors } } },
     async (request) => {
       await deps.auth.resetPassword(request.body);
       return { data: null, message: request.t('messages.passwordReset') };

@@ -17,21 +17,22 @@ export class ExportTicketService {
     private readonly clock: Clock,
   ) {}
 
-  async issue(userId: number): Promise<string> {
+  async issue(userId: number, sessionId: number): Promise<string> {
     const ticket = newToken();
     const now = this.clock.now();
     // Expired tickets are worthless: each new one sweeps them away, so the table stays a handful of rows.
     await this.db.deleteFrom('export_tickets').where('expires_at', '<=', iso(now)).execute();
     await this.db
       .insertInto('export_tickets')
-      .values({ ticket_hash: sha256(ticket), user_id: userId, expires_at: iso(addMs(now, EXPORT_TICKET_TTL_MS)), used_at: null })
+      .values({ ticket_hash: sha256(ticket), user_id: userId, session_id: sessionId, expires_at: iso(addMs(now, EXPORT_TICKET_TTL_MS)), used_at: null })
       .execute();
     return ticket;
   }
 
   /**
-   * Spends a ticket and answers its user, or null when it is unknown, used, expired or its user is
-   * disabled. One conditional update spends it, so of two requests racing for a ticket only one wins.
+   * Spends a ticket and answers its user, or null when it is unknown, used, expired, its session has
+   * ended (logout, password change or reset, expiry) or its user is disabled. One conditional update
+   * spends it, so of two requests racing for a ticket only one wins.
    */
   async redeem(ticket: string): Promise<UserRow | null> {
     const now = iso(this.clock.now());
@@ -41,6 +42,9 @@ export class ExportTicketService {
       .where('ticket_hash', '=', sha256(ticket))
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
+      .where((eb) =>
+        eb.exists(eb.selectFrom('sessions').select('sessions.id').whereRef('sessions.id', '=', 'export_tickets.session_id').where('sessions.expires_at', '>', now)),
+      )
       .returning('user_id')
       .executeTakeFirst();
     if (!spent) return null;

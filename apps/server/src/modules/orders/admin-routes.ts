@@ -1,5 +1,6 @@
 import {
   adminOrderDto,
+  entityId,
   envelope,
   errorBody,
   manageOrderQuery,
@@ -98,7 +99,7 @@ export const orderAdminRoutes: FastifyPluginAsyncZod<OrderAdminDeps> = async (ap
 
   app.post(
     '/manage/payment-review/resolve',
-    { config, schema: { tags, body: z.strictObject({ id: z.number().int().positive() }), response: { 200: envelope(paymentReviewDto), ...errors } } },
+    { config, schema: { tags, body: z.strictObject({ id: entityId }), response: { 200: envelope(paymentReviewDto), ...errors } } },
     async (request) => {
       const { user } = currentAuth(request);
       const row = await db.transaction().execute(async (trx) => {

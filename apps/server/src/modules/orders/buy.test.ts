@@ -101,6 +101,22 @@ describe.each(DIALECTS)('buying traffic on %s', (dialect) => {
     expect(await balance(t, token)).toBe(0);
   });
 
+  it('the sandbox fail button after the payment leaves the order paid with its grant', async () => {
+    const { token } = await signedIn(t);
+    const orderNo = await buy(t, token, 1, 'sandbox');
+    const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' };
+    expect((await t.app.inject({ method: 'POST', url: `/api/pay/sandbox/${orderNo}/pay`, ...form })).statusCode).toBe(200);
+    const fail = await t.app.inject({ method: 'POST', url: `/api/pay/sandbox/${orderNo}/fail?lang=en`, ...form });
+    expect(fail.statusCode).toBe(200);
+    expect(fail.body).toContain('data-testid="sandbox-status">Paid<');
+    const order = await t.db.db.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirstOrThrow();
+    expect(order).toMatchObject({ status: 'paid', paid_by: 'sandbox' });
+    expect(order.paid_at).not.toBeNull();
+    const grants = await t.db.db.selectFrom('traffic_grants').select(['bytes', 'used_bytes']).where('order_id', '=', order.id).execute();
+    expect(grants).toEqual([{ bytes: GB, used_bytes: 0 }]);
+    expect(await balance(t, token)).toBe(GB);
+  });
+
   it('expires unpaid orders after 30 minutes; a late sandbox payment goes to review', async () => {
     const { token } = await signedIn(t);
     const orderNo = await buy(t, token, 1, 'sandbox');

@@ -12,6 +12,7 @@ import { expireDueOrders } from './expiry-job';
 import type { Fulfilment } from './fulfilment';
 import type { OrderRow } from './order-dto';
 import { newOrderNo } from './order-no';
+import { assertMayOpenOrder } from './open-order-cap';
 
 export interface OrderServiceDeps {
   db: Kysely<Database>;
@@ -45,31 +46,34 @@ export class OrderService {
       unitPrice: Number(pkg.price),
     };
     const now = clock.now();
-    const order = await db
-      .insertInto('orders')
-      .values({
-        order_no: newOrderNo('dynamic', now),
-        user_id: userId,
-        kind: 'dynamic',
-        items: JSON.stringify([item]),
-        amount: Number(pkg.price),
-        currency: pkg.currency,
-        pay_method: body.payMethod,
-        payment: null,
-        pay_amount: Number(pkg.price),
-        pay_currency: pkg.currency,
-        provider_ref: null,
-        status: 'pending',
-        paid_by: null,
-        note: null,
-        created_by: userId,
-        expires_at: iso(addMs(now, ORDER_TTL_MINUTES * MINUTE)),
-        paid_at: null,
-        created_at: iso(now),
-        updated_at: iso(now),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const order = await db.transaction().execute(async (trx) => {
+      await assertMayOpenOrder(trx, userId, iso(now));
+      return trx
+        .insertInto('orders')
+        .values({
+          order_no: newOrderNo('dynamic', now),
+          user_id: userId,
+          kind: 'dynamic',
+          items: JSON.stringify([item]),
+          amount: Number(pkg.price),
+          currency: pkg.currency,
+          pay_method: body.payMethod,
+          payment: null,
+          pay_amount: Number(pkg.price),
+          pay_currency: pkg.currency,
+          provider_ref: null,
+          status: 'pending',
+          paid_by: null,
+          note: null,
+          created_by: userId,
+          expires_at: iso(addMs(now, ORDER_TTL_MINUTES * MINUTE)),
+          paid_at: null,
+          created_at: iso(now),
+          updated_at: iso(now),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
     return this.startPayment(order, provider, { ...this.base(lang), config });
   }
 

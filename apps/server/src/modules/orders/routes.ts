@@ -16,14 +16,14 @@ export interface OrderRouteDeps {
   orderRepo: OrderRepository;
 }
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 502: errorBody };
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 429: errorBody, 502: errorBody };
 
 /** A customer's buying and order history. */
 export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { db, clock, orders, orderRepo }) => {
   const config = { access: 'customer' as const };
   const tags = ['orders'];
 
-  app.post('/buy/dynamic', { config, schema: { tags, body: buyDynamicBody, response: { 200: envelope(buyResponse), ...errors } } }, async (request) => {
+  app.post('/buy/dynamic', { config: { ...config, limit: 'buy' }, schema: { tags, body: buyDynamicBody, response: { 200: envelope(buyResponse), ...errors } } }, async (request) => {
     const { user } = currentAuth(request);
     const order = toOrderDto(await orders.buyDynamic(user.id, request.body, request.lang));
     return { data: { order, payment: order.payment! } };
