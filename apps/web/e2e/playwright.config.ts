@@ -9,6 +9,10 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 60_000,
+  // Playwright's 5 s default for an expectation is shorter than a first render of a lazy page takes on
+  // these 2-core machines while the server works too (a row that came a moment late failed a run).
+  // Expectations still wait for their condition and pass the moment it holds.
+  expect: { timeout: 15_000 },
   reporter: [['list'], ['json', { outputFile: process.env.E2E_JSON ?? `${E2E.root}/artifacts/e2e-${E2E.store}.json` }]],
   use: {
     baseURL: E2E.baseURL,
