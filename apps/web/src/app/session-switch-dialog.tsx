@@ -18,12 +18,16 @@ export function SessionSwitchDialog() {
   const revalidator = useRevalidator();
   const current = useCurrentUser();
 
-  const confirm = () => {
+  const confirm = async () => {
     const token = pendingSessionSwitch.take();
     if (!token) return;
     storage.clearSession();
     storage.setToken(token);
-    queryClient.clear();
+    // Reset, not clear: the page behind the dialog stays mounted, and its queries must be fetched again
+    // as the new account (clear() drops the cache but leaves mounted queries showing the old account's
+    // data). Answers still on their way for the old session are cancelled first.
+    await queryClient.cancelQueries();
+    await queryClient.resetQueries();
     // The loader finds a token without a known user and waits for the new one (rule 5).
     void revalidator.revalidate();
   };
