@@ -1,5 +1,4 @@
 import { ACCESS_POLICIES } from '@resi/contract';
-import type * as FastifyModule from 'fastify';
 import type { RouteOptions } from 'fastify';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,24 +6,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, uniqueEmail, uniqueIp } from '../../test/accounts';
 import { login } from '../../test/auth-flows';
+import { seenRoutes } from '../../test/route-spy';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 
 /**
  * Every route buildApp registers, seen through an onRoute hook added to each Fastify instance the
  * moment it is created — before the app's own plugins and routes — so nothing is missed.
  */
-const seen = vi.hoisted(() => ({ routes: [] as RouteOptions[] }));
-vi.mock('fastify', async (importOriginal) => {
-  const actual = await importOriginal<typeof FastifyModule>();
-  const wrapped = ((opts?: object) => {
-    const app = actual.default(opts);
-    app.addHook('onRoute', (route) => {
-      seen.routes.push(route);
-    });
-    return app;
-  }) as unknown as typeof actual.default;
-  return { ...actual, default: wrapped };
-});
+vi.mock('fastify', (original) => import('../../test/route-spy').then((m) => m.withRouteSpy(original)));
 
 const KNOWN = ['public', 'customer', 'distributor', 'admin'];
 
@@ -36,9 +25,9 @@ describe.each(DIALECTS)('access policy on %s', (dialect) => {
     // With a built console, so the SPA's routes are enumerated too.
     webDist = mkdtempSync(path.join(tmpdir(), 'resi-web-'));
     writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>x</title>');
-    seen.routes.length = 0;
+    seenRoutes.length = 0;
     t = await createTestApp(dialect, {}, { webDist });
-    routes = [...seen.routes];
+    routes = [...seenRoutes];
   });
   afterAll(async () => {
     await t.close();

@@ -1,4 +1,3 @@
-import type * as FastifyModule from 'fastify';
 import type { RouteOptions } from 'fastify';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import { uniqueIp } from '../../test/accounts';
 import { call } from '../../test/auth-flows';
 import { buy, configureMethod, seedCatalogue, signedIn } from '../../test/commerce';
 import { recordFigure } from '../../test/security-figures';
+import { seenRoutes } from '../../test/route-spy';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 
 /*
@@ -15,18 +15,7 @@ import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
  * and checked against DESIGN §3 (missing/invalid token 401, a role that may not 403, other users' data
  * 404). Routes are seen as in access-policy.test.ts: an onRoute hook on every Fastify instance.
  */
-const seen = vi.hoisted(() => ({ routes: [] as RouteOptions[] }));
-vi.mock('fastify', async (importOriginal) => {
-  const actual = await importOriginal<typeof FastifyModule>();
-  const wrapped = ((opts?: object) => {
-    const app = actual.default(opts);
-    app.addHook('onRoute', (route) => {
-      seen.routes.push(route);
-    });
-    return app;
-  }) as unknown as typeof actual.default;
-  return { ...actual, default: wrapped };
-});
+vi.mock('fastify', (original) => import('../../test/route-spy').then((m) => m.withRouteSpy(original)));
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** One request of the matrix: the refusal expected, or for a filter, the answer to an id nobody has. */
@@ -67,10 +56,10 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
   beforeAll(async () => {
     webDist = mkdtempSync(path.join(tmpdir(), 'resi-web-'));
     writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>x</title>');
-    seen.routes.length = 0;
+    seenRoutes.length = 0;
     t = await createTestApp(dialect, {}, { webDist });
     // Fastify adds a HEAD twin to each GET; it answers as its GET does, so the GET stands for both.
-    routes = seen.routes.filter((r) => methodsOf(r).length > 0);
+    routes = seenRoutes.filter((r) => methodsOf(r).length > 0);
     await seedCatalogue(t);
   });
   afterAll(async () => {

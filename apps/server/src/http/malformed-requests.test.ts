@@ -1,10 +1,10 @@
-import type * as FastifyModule from 'fastify';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ZodType } from 'zod';
 import { uniqueIp } from '../../test/accounts';
 import { seedCatalogue, signedIn } from '../../test/commerce';
 import { recordFigure } from '../../test/security-figures';
+import { seenRoutes } from '../../test/route-spy';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 
 /*
@@ -15,18 +15,7 @@ import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
  * cases are generated here, deterministically: a failure names the case, and a rerun sends the same.
  * Routes are seen as in access-policy.test.ts: an onRoute hook on every Fastify instance.
  */
-const seen = vi.hoisted(() => ({ routes: [] as RouteOptions[] }));
-vi.mock('fastify', async (importOriginal) => {
-  const actual = await importOriginal<typeof FastifyModule>();
-  const wrapped = ((opts?: object) => {
-    const app = actual.default(opts);
-    app.addHook('onRoute', (route) => {
-      seen.routes.push(route);
-    });
-    return app;
-  }) as unknown as typeof actual.default;
-  return { ...actual, default: wrapped };
-});
+vi.mock('fastify', (original) => import('../../test/route-spy').then((m) => m.withRouteSpy(original)));
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 interface Case {
@@ -139,9 +128,9 @@ describe.each(DIALECTS)('malformed requests on %s', (dialect) => {
   let t: TestApp;
   let routes: RouteOptions[];
   beforeAll(async () => {
-    seen.routes.length = 0;
+    seenRoutes.length = 0;
     t = await createTestApp(dialect);
-    routes = seen.routes.filter((r) => methodsOf(r).length > 0 && r.url.startsWith('/api/'));
+    routes = seenRoutes.filter((r) => methodsOf(r).length > 0 && r.url.startsWith('/api/'));
     await seedCatalogue(t);
   });
   afterAll(() => t.close());
