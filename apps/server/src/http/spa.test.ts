@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../test/i18n';
@@ -20,6 +21,11 @@ describe('the web console under /manage/', () => {
     mkdirSync(path.join(dist, 'assets'), { recursive: true });
     writeFileSync(path.join(dist, 'index.html'), INDEX);
     writeFileSync(path.join(dist, 'assets', 'app-123.js'), SCRIPT);
+    // What the build writes beside each text asset (vite-plugin-compression2).
+    for (const [file, body] of [['assets/app-123.js', SCRIPT], ['index.html', INDEX]] as const) {
+      writeFileSync(path.join(dist, `${file}.br`), brotliCompressSync(body));
+      writeFileSync(path.join(dist, `${file}.gz`), gzipSync(body));
+    }
     writeFileSync(path.join(dist, 'favicon.ico'), 'icon');
     writeFileSync(path.join(root, 'secret.txt'), SECRET);
     t = await createTestApp('sqlite', {}, { webDist: dist });
@@ -62,6 +68,26 @@ describe('the web console under /manage/', () => {
     expect(res.body).toBe(SCRIPT);
     expect(res.headers['cache-control']).toMatch(/max-age=31536000/);
     expect(res.headers['cache-control']).toMatch(/immutable/);
+  });
+
+  it('sends the brotli or gzip copy the client accepts, the file itself otherwise, and says it varies', async () => {
+    const asset = (encoding?: string) => t.app.inject({ method: 'GET', url: '/manage/assets/app-123.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const br = await asset('gzip, deflate, br');
+    expect([br.statusCode, br.headers['content-encoding'], br.headers['content-type']]).toEqual([200, 'br', 'application/javascript; charset=utf-8']);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(SCRIPT);
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(br.headers['cache-control']).toContain('immutable');
+    const gz = await asset('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(SCRIPT);
+    const plain = await asset();
+    expect([plain.headers['content-encoding'], plain.body]).toEqual([undefined, SCRIPT]);
+    expect(plain.headers.vary).toContain('accept-encoding');
+
+    const page = await t.app.inject({ method: 'GET', url: '/manage/center', headers: { 'accept-encoding': 'br' } });
+    expect([page.headers['content-encoding'], page.headers['cache-control'], page.headers['content-type']]).toEqual(['br', 'no-cache', 'text/html; charset=utf-8']);
+    expect(brotliDecompressSync(page.rawPayload).toString()).toBe(INDEX);
+    expect(page.headers.vary).toContain('accept-encoding');
   });
 
   it('serves other files without the long cache', async () => {

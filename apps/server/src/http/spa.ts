@@ -13,13 +13,17 @@ export async function registerSpa(app: FastifyInstance, webDist: string | null):
     app.log.warn({ webDist }, 'web console not built: /manage/ is not served (run npm run build)');
     return;
   }
-  await app.register(fastifyStatic, { root: webDist, serve: false });
+  // preCompressed: the build wrote `.br` and `.gz` beside each text asset; the one the client accepts
+  // is sent, and the file itself when it accepts neither (or none was written: small files).
+  await app.register(fastifyStatic, { root: webDist, serve: false, preCompressed: true });
   app.get('/manage', { config: { access: 'public' }, schema: { hide: true } }, (_req, reply) => reply.redirect('/manage/'));
   app.get('/manage/*', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => {
     // Already percent-decoded by the router; decoding again would turn `%25E0` into a URIError (a 500).
     const rel = (request.params as { '*': string })['*'] ?? '';
     const file = path.normalize(rel);
     const isFile = rel !== '' && !file.startsWith('..') && existsSync(path.join(webDist, file)) && path.extname(file) !== '';
+    // Caches must keep one copy per encoding (RFC 9110 §12.5.5).
+    reply.header('vary', 'accept-encoding');
     if (isFile) {
       const immutable = file.startsWith(`assets${path.sep}`);
       return reply.sendFile(file, { maxAge: immutable ? 365 * 24 * 3600 * 1000 : 0, immutable });
