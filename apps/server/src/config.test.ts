@@ -39,6 +39,7 @@ describe('loadConfig', () => {
     expect(cfg.GATEWAY_MAX_CONNECTIONS).toBeUndefined();
     expect(cfg.GATEWAY_LEASE_BYTES).toBe(1024 * 1024);
     expect(cfg.GATEWAY_ACCOUNT_MAX_CONNECTIONS).toBeUndefined();
+    expect(cfg.GATEWAY_SHARED_BUDGETS).toBe('auto');
     expect(path.isAbsolute(cfg.dataDir)).toBe(true);
   });
 
@@ -59,6 +60,7 @@ describe('loadConfig', () => {
     ['GATEWAY_LEASE_BYTES', 'lots'],
     ['GATEWAY_ACCOUNT_MAX_CONNECTIONS', '0'],
     ['GATEWAY_ACCOUNT_MAX_CONNECTIONS', 'ten'],
+    ['GATEWAY_SHARED_BUDGETS', 'yes'],
     ['APP_SECRET', 'short'],
     ['NODE_ENV', 'staging'],
     ['PUBLIC_URL', 'example.com'],

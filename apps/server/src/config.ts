@@ -99,6 +99,11 @@ const envSchema = z.object({
     .default(1024 * 1024),
   /** Concurrent connections a proxy account may hold when it sets no limit of its own; unset: none. */
   GATEWAY_ACCOUNT_MAX_CONNECTIONS: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000).optional(),
+  /**
+   * Byte budgets shared between gateway processes through reservations in the store (docs/gateway.md):
+   * `auto` = on with PostgreSQL (the only store several processes can share), off on SQLite.
+   */
+  GATEWAY_SHARED_BUDGETS: z.enum(['auto', 'on', 'off']).default('auto'),
   /** The address the curl line of Get Proxy fetches through the proxy: an IP echo service. */
   PROXY_CHECK_URL: z.url().default('https://ipinfo.io/json'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),

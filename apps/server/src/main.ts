@@ -78,6 +78,7 @@ async function main(): Promise<void> {
       cutoffs,
       leaseBytes: config.GATEWAY_LEASE_BYTES,
       defaultMaxConnections: config.GATEWAY_ACCOUNT_MAX_CONNECTIONS ?? null,
+      sharedBudgets: config.GATEWAY_SHARED_BUDGETS === 'on' || (config.GATEWAY_SHARED_BUDGETS === 'auto' && db.dialect === 'postgres'),
     });
     log.info(`proxy gateway on ${config.GATEWAY_PUBLIC_HOST}: HTTP ${gw.gateway.httpPort}, SOCKS5 ${gw.gateway.socksPort}`);
     stops.push(() => gw.stop());

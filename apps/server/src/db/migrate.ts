@@ -8,6 +8,7 @@ import * as mailCodeLive from './migrations/2026-11-25-mail-code-live';
 import * as gatewayAuthFailures from './migrations/2026-11-26-gateway-auth-failures';
 import * as proxyAccountLimits from './migrations/2026-11-27-proxy-account-limits';
 import * as exportTicketSession from './migrations/2026-11-28-export-ticket-session';
+import * as gatewayReservations from './migrations/2026-11-29-gateway-reservations';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-gateway-auth-failures': gatewayAuthFailures,
   '2026-11-27-proxy-account-limits': proxyAccountLimits,
   '2026-11-28-export-ticket-session': exportTicketSession,
+  '2026-11-29-gateway-reservations': gatewayReservations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -243,6 +243,15 @@ export interface UsageFlushTable {
   created_at: Timestamp;
 }
 
+/** What one gateway process holds of a budget: `kind` 'user' (balance) or 'account' (cap). */
+export interface GatewayReservationTable {
+  gateway_id: string;
+  kind: 'user' | 'account';
+  subject_id: number;
+  bytes: number;
+  expires_at: Timestamp;
+}
+
 export interface UpstreamTable {
   id: Generated<number>;
   protocol: 'http' | 'socks5';
@@ -286,6 +295,7 @@ export interface Database {
   proxy_accounts: ProxyAccountTable;
   usage_hourly: UsageHourlyTable;
   usage_flushes: UsageFlushTable;
+  gateway_reservations: GatewayReservationTable;
   upstreams: UpstreamTable;
   settings: SettingTable;
 }

@@ -8,7 +8,8 @@ import { HttpListener } from './http-listener';
 import { LiveConnections } from './live-connections';
 import { DEFAULT_LOGIN_FAILURE_POLICY, type LoginFailurePolicy, LoginFailures } from './login-failures';
 import { UsageMeter } from './meter';
-import type { ExitChooser, GatewayAuthority, LoginFailureSink, UsageSink } from './ports';
+import type { ExitChooser, GatewayAuthority, LoginFailureSink, ReservationStore, UsageSink } from './ports';
+import { Reservations } from './reservations';
 import { SocksListener } from './socks-listener';
 
 export interface GatewayOptions {
@@ -55,6 +56,14 @@ export interface GatewayOptions {
    * checks of its balance and cap. Default 1 MiB.
    */
   leaseBytes?: number;
+  /**
+   * Shared byte budgets, for several gateway processes serving the same accounts: each reserves its
+   * share of a budget here before carrying it (docs/gateway.md). The sink must take a landed batch's
+   * bytes out of this gateway's reservations in the same transaction. Unset: one process, no sharing.
+   */
+  reservations?: ReservationStore;
+  /** A shared budget without live connections here hands back what it holds after this long (default 10 s). */
+  reservationIdleMs?: number;
   /** Flush attempts at stop() before the unflushed bytes are reported lost. */
   stopFlushAttempts?: number;
   realm?: string;
@@ -88,9 +97,21 @@ export function createGateway(o: GatewayOptions): Gateway {
   const flushMs = o.flushMs ?? 5000;
   const enforceMs = o.enforceMs ?? 5000;
   const connectTimeoutMs = o.connectTimeoutMs ?? 10_000;
-  const meter = new UsageMeter({ sink: o.sink, gatewayId: o.gatewayId, now: o.now, log });
-  const budget = meteredBudget(o.authority, meter, o.leaseBytes ?? DEFAULT_LEASE_BYTES);
-  const live = new LiveConnections(meter.record, budget, (accountId, refusal, closed) =>
+  const leaseBytes = o.leaseBytes ?? DEFAULT_LEASE_BYTES;
+  const reservations = o.reservations
+    ? new Reservations({
+        store: o.reservations,
+        gatewayId: o.gatewayId,
+        want: leaseBytes,
+        idleMs: o.reservationIdleMs ?? 10_000,
+        log,
+        onAnswer: (s) => live.checkBudget(s.kind === 'user' ? 'balance' : 'cap', s.id),
+        now: o.now,
+      })
+    : undefined;
+  const meter = new UsageMeter({ sink: o.sink, gatewayId: o.gatewayId, now: o.now, log, onLanded: reservations && ((u, a) => reservations.landed(u, a)) });
+  const budget = meteredBudget(o.authority, meter, leaseBytes, reservations);
+  const live: LiveConnections = new LiveConnections(meter.record, budget, (accountId, refusal, closed) =>
     log.info({ accountId, refusal, closed, cause: 'budget' }, 'gateway: account cut off'),
   );
   // Own ports read at each dial: they are bound only at start (0 = a free one).
@@ -114,7 +135,15 @@ export function createGateway(o: GatewayOptions): Gateway {
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;
 
-  const enforce = () => enforceStanding(live, o.authority, log);
+  const enforce = () => {
+    enforceStanding(live, o.authority, log);
+    if (!reservations) return;
+    reservations.releaseIdle(
+      (s) => live.inUse(s.kind === 'user' ? 'balance' : 'cap', s.id),
+      (s) => (s.kind === 'user' ? meter.unflushedOfUser(s.id) : meter.unflushedOfAccount(s.id)),
+    );
+    reservations.keepAlive().catch((err: unknown) => log.warn({ err }, 'gateway: keeping reservations alive failed'));
+  };
   /** Failed logins per account reach the store with each flush; what fails is kept for the next one. */
   const reportLoginFailures = async () => {
     const taken = failures.takeAccountFailures();
@@ -125,6 +154,10 @@ export function createGateway(o: GatewayOptions): Gateway {
       failures.restore(taken);
       log.warn({ err }, 'gateway: failed proxy logins could not be recorded; retried with the next flush');
     }
+  };
+  /** At stop, after the last flush: this process holds nothing any more (else its rows lapse on their own). */
+  const dropReservations = async () => {
+    await reservations?.stop().catch((err: unknown) => log.warn({ err }, 'gateway: dropping reservations at stop failed; they lapse on their own'));
   };
   const flush = async (): Promise<boolean> => {
     void reportLoginFailures();
@@ -169,10 +202,11 @@ export function createGateway(o: GatewayOptions): Gateway {
       live.drain();
       const attempts = o.stopFlushAttempts ?? 5;
       for (let i = 0; i < attempts; i++) {
-        if (await meter.flush()) return;
+        if (await meter.flush()) return dropReservations();
         await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** i, 2000)));
       }
       log.error({ gatewayId: o.gatewayId, ...meter.unflushed() }, 'gateway: usage could not be flushed at stop; these bytes are lost');
+      await dropReservations();
     },
     closeAccount: (accountId) => live.closeAccount(accountId),
     enforce: () => {

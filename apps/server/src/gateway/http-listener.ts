@@ -177,7 +177,7 @@ export class HttpListener extends Server {
     const refusal = this.opts.live.claim(request.socket, a.key, boundary);
     if (refusal) throw requestError(refusal);
     // Heads count against the account's byte budget now, bodies as they are written (plain-exchange.ts).
-    (request as GatewayRequest).response?.setCharge(this.opts.live.chargeOf(request.socket), HEADS_ESTIMATE);
+    (request as GatewayRequest).response?.setCharge(this.opts.live.chargeOf(request.socket), HEADS_ESTIMATE, this.opts.live);
     // proxy-chain forwards `request.rawHeaders` (less its own hop-by-hop list) after this returns.
     stripHopByHop(request.rawHeaders);
     if (a.exit.kind === 'direct') {
@@ -256,6 +256,7 @@ export class HttpListener extends Server {
       // RFC 9110 §9.3.6: bytes the client sent after the CONNECT head belong to the tunnel.
       if (head.length > 0) upstream.write(head);
       splice(socket, upstream, this.opts.live.chargeOf(socket)!);
+      this.opts.live.tunnelled(socket, upstream);
     });
   }
 

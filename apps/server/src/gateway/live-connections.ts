@@ -22,10 +22,15 @@ export type OnCut = (accountId: number, refusal: 'NO_TRAFFIC' | 'ACCOUNT_CAP', c
  * one account's cap. `lease`: bytes they may carry, all together, before the budget is checked again.
  */
 interface Pool {
+  kind: 'balance' | 'cap';
+  /** The user's id (balance) or the account's (cap). */
+  id: number;
   lives: IndexedSet<Live>;
   lease: number;
   /** Bytes its connections were charged since the last harvest: an upper estimate of what is unrecorded. */
   charged: number;
+  /** Its connections wait for the answer to an ask for a shared lease (they hold still until it comes). */
+  holding: boolean;
 }
 
 /**
@@ -33,6 +38,14 @@ interface Pool {
  * counted as against the lease; their real size is in the sockets' counters, which the exact check reads.
  */
 export const HEADS_ESTIMATE = 1024;
+
+
+/** What `admit` found for a budget a new connection opens: what it may carry, or that it waits for its share. */
+interface Opening {
+  id: number;
+  left: number;
+  wait: boolean;
+}
 
 interface Live {
   socket: Socket;
@@ -42,10 +55,21 @@ interface Live {
   sent: number;
   account: Pool;
   user: Pool;
-  /** Per chunk carried (both directions): two counters and a comparison per pool. */
-  charge: (chunk: { length: number }) => void;
+  /**
+   * Per chunk carried (both directions): two counters and a comparison per pool. False when the
+   * connection must hold still (plain HTTP's answer then waits for `onCarryOn`).
+   */
+  charge: (chunk: { length: number }) => boolean;
   /** Cut or closed: chunks still on their way count for nothing. */
   gone: boolean;
+  /** A tunnel's upstream socket: held still with the client's while its pools hold. */
+  peer: Socket | null;
+  /** Holding pools it belongs to (0–2). */
+  holds: number;
+  /** Held by corking its socket (plain HTTP, or a tunnel not spliced yet). */
+  corked: boolean;
+  /** Called when it may carry on (plain HTTP answers that were told to wait). */
+  waiters: (() => void)[] | null;
 }
 
 /**
@@ -76,8 +100,8 @@ export class LiveConnections {
   private readonly byAccount = new Map<number, Pool>();
   private readonly byUser = new Map<number, Pool>();
   /** What `admit` just found left for the pools a connection opens (so `index` need not ask again), and for whom. */
-  private capAtJoin = { id: -1, left: 0 };
-  private balanceAtJoin = { id: -1, left: 0 };
+  private capAtJoin: Opening = { id: -1, left: 0, wait: false };
+  private balanceAtJoin: Opening = { id: -1, left: 0, wait: false };
 
   constructor(
     private readonly record: RecordBytes,
@@ -110,7 +134,7 @@ export class LiveConnections {
     if (!live) {
       const refusal = this.admit(key);
       if (refusal) return refusal;
-      const fresh: Live = { socket, key, read: 0, sent: 0, account: null!, user: null!, charge: null!, gone: false };
+      const fresh: Live = { socket, key, read: 0, sent: 0, account: null!, user: null!, charge: null!, gone: false, peer: null, holds: 0, corked: false, waiters: null };
       fresh.charge = (chunk) => this.carry(fresh, chunk.length);
       this.bySocket.set(socket, fresh);
       this.all.add(fresh);
@@ -144,6 +168,26 @@ export class LiveConnections {
     return this.bySocket.get(socket)?.charge ?? null;
   }
 
+  /** The tunnel of a claimed socket is spliced: it holds still, both ways, while its budget waits. */
+  tunnelled(socket: Socket, upstream: Socket): void {
+    const live = this.bySocket.get(socket);
+    if (!live) return;
+    live.peer = upstream;
+    if (live.holds === 0) return;
+    if (live.corked) {
+      live.corked = false;
+      socket.uncork();
+    }
+    holdTunnel(socket, upstream);
+  }
+
+  /** Calls `then` once the socket may carry again (a plain HTTP answer whose write was told to wait). */
+  onCarryOn(socket: Socket, then: () => void): void {
+    const live = this.bySocket.get(socket);
+    if (!live || live.holds === 0) return then();
+    (live.waiters ??= []).push(then);
+  }
+
   /** Records every live socket's bytes since the last harvest. */
   harvest(): void {
     this.all.forEach((live) => this.take(live));
@@ -161,6 +205,18 @@ export class LiveConnections {
       const first = pool.lives.toArray()[0];
       if (first) this.renew(pool, first);
     }
+  }
+
+  /** The answer to an ask for the budget's shared lease came (reservations.ts): checks it now. */
+  checkBudget(kind: 'balance' | 'cap', id: number): void {
+    const pool = (kind === 'cap' ? this.byAccount : this.byUser).get(id);
+    const first = pool?.lives.toArray()[0];
+    if (pool && first) this.renew(pool, first);
+  }
+
+  /** Whether connections here draw on the budget (reservations of idle budgets are handed back). */
+  inUse(kind: 'balance' | 'cap', id: number): boolean {
+    return (kind === 'cap' ? this.byAccount : this.byUser).has(id);
   }
 
   /** Destroys every connection of the account; returns how many. Their bytes are recorded first. */
@@ -186,41 +242,100 @@ export class LiveConnections {
     this.forget(live);
   }
 
-  private carry(live: Live, bytes: number): void {
+  private carry(live: Live, bytes: number): boolean {
     const { account, user } = live;
     account.charged += bytes;
     user.charged += bytes;
     if ((account.lease -= bytes) <= 0 && !live.gone) this.renew(account, live);
     // The first renew may have cut this connection (and its pools); then there is nothing left to check.
     if ((user.lease -= bytes) <= 0 && !live.gone) this.renew(user, live);
+    return live.holds === 0;
   }
 
   /**
-   * What the pool may carry now: the budget's figure minus what its sockets carried unrecorded. Far
-   * from the end an estimate does (the bytes charged since the last harvest, with room for the heads
-   * of every connection): the exact walk over the pool's sockets is for the last leases, so a user with
-   * thousands of connections does not pay for it once per lease.
+   * What the pool may carry now: the budget's figure minus what its sockets carried unrecorded, and
+   * the same of this process's share when budgets are shared. Far from the end an estimate does (the
+   * bytes charged since the last harvest, with room for the heads of every connection): the exact walk
+   * over the pool's sockets is for the last leases, so a user with thousands of connections does not
+   * pay for it once per lease.
    */
-  private left(pool: Pool, live: Live): number {
+  private left(pool: Pool, live: Live): { left: number; share: number } {
     const { accountId, userId } = live.key;
-    let left = pool === live.account ? this.budget.capLeft(accountId) : this.budget.balanceLeft(accountId, userId);
-    if (left === Infinity || left <= 0) return left;
-    const estimate = left - pool.charged - pool.lives.size * HEADS_ESTIMATE;
-    if (estimate > 2 * this.budget.leaseBytes) return estimate;
-    pool.lives.forEach((l) => (left -= Math.max(0, l.socket.bytesRead - l.read) + Math.max(0, sentBytes(l.socket) - l.sent)));
-    return left;
+    const cap = pool.kind === 'cap';
+    const left = cap ? this.budget.capLeft(accountId) : this.budget.balanceLeft(accountId, userId);
+    const share = cap ? this.budget.capShare(accountId) : this.budget.balanceShare(userId);
+    if (left === Infinity || left <= 0) return { left, share };
+    const estimate = pool.charged + pool.lives.size * HEADS_ESTIMATE;
+    if (Math.min(left, share) - estimate > 2 * this.budget.leaseBytes) return { left: left - estimate, share: share - estimate };
+    // What reached the kernel is what a cut leaves delivered (and billed); a share also counts what
+    // waits in the sockets' buffers, which a connection that holds still goes on delivering.
+    let sent = 0;
+    let buffered = 0;
+    pool.lives.forEach((l) => {
+      sent += Math.max(0, l.socket.bytesRead - l.read) + Math.max(0, sentBytes(l.socket) - l.sent);
+      buffered += l.socket.writableLength;
+    });
+    return { left: left - sent, share: share - sent - buffered };
   }
 
-  /** The pool's lease is spent: a new one from what is left, or the cut of all its connections. */
+  /**
+   * The pool's lease is spent: a new one from what is left, or the cut of all its connections. With
+   * shared budgets the next share is asked for while a whole lease of it is still in hand; a pool that
+   * outran the answer holds still until it comes (`checkBudget`).
+   */
   private renew(pool: Pool, live: Live): void {
-    const left = this.left(pool, live);
-    if (left > 0) {
-      pool.lease = Math.min(this.budget.leaseBytes, left);
+    const { left, share } = this.left(pool, live);
+    const may = Math.min(left, share);
+    if (may > 0) {
+      pool.lease = Math.min(this.budget.leaseBytes, may);
+      if (share < this.budget.askBelow) this.budget.ask(pool.kind, pool.id);
+      if (pool.holding) this.carryOn(pool);
       return;
     }
-    const { accountId } = live.key;
-    const refusal = pool === live.account ? 'ACCOUNT_CAP' : 'NO_TRAFFIC';
-    this.onCut(accountId, refusal, this.cutAll(pool));
+    // Short of this process's share only (what waits in buffers counts as carried): ask for more and
+    // hold still for the answer — unless the store just said nothing is free.
+    if (left > 0) this.budget.ask(pool.kind, pool.id);
+    if (left > 0 && this.budget.asking(pool.kind, pool.id)) {
+      pool.lease = 0;
+      if (!pool.holding) this.holdStill(pool);
+      return;
+    }
+    this.onCut(live.key.accountId, pool.kind === 'cap' ? 'ACCOUNT_CAP' : 'NO_TRAFFIC', this.cutAll(pool));
+  }
+
+  /**
+   * Tunnels stop reading both ways (unpiped, so a drain cannot restart them); a plain HTTP answer's
+   * next write is told to wait. What is already on its way still arrives: a socket read per connection.
+   */
+  private holdStill(pool: Pool): void {
+    pool.holding = true;
+    pool.lives.forEach((l) => this.hold(l));
+  }
+
+  private carryOn(pool: Pool): void {
+    pool.holding = false;
+    pool.lives.forEach((l) => this.unhold(l));
+  }
+
+  private hold(live: Live): void {
+    if (live.holds++ > 0) return;
+    if (live.peer) return holdTunnel(live.socket, live.peer);
+    // Plain HTTP: what is written meanwhile stays in the socket's buffer, so it never drains.
+    live.corked = true;
+    live.socket.cork();
+  }
+
+  private unhold(live: Live): void {
+    if (--live.holds > 0 || live.gone) return;
+    if (live.corked) {
+      live.corked = false;
+      live.socket.uncork();
+    } else if (live.peer) {
+      releaseTunnel(live.socket, live.peer);
+    }
+    const waiters = live.waiters;
+    live.waiters = null;
+    waiters?.forEach((w) => w());
   }
 
   /** Whether a new connection of `key` may start: its budgets are not spent, its account under its limit. */
@@ -228,18 +343,30 @@ export class LiveConnections {
     const account = this.byAccount.get(key.accountId);
     this.capAtJoin.id = this.balanceAtJoin.id = -1;
     // A pool with connections has a lease > 0 (else they were cut): only a new pool needs the exact figure.
-    if (!account && this.remember(this.capAtJoin, key.accountId, this.budget.capLeft(key.accountId)) <= 0) return 'ACCOUNT_CAP';
-    if (!this.byUser.has(key.userId) && this.remember(this.balanceAtJoin, key.userId, this.budget.balanceLeft(key.accountId, key.userId)) <= 0) return 'NO_TRAFFIC';
+    if (!account && !this.opening('cap', key, this.capAtJoin)) return 'ACCOUNT_CAP';
+    if (!this.byUser.has(key.userId) && !this.opening('balance', key, this.balanceAtJoin)) return 'NO_TRAFFIC';
     // A limit is at least 1: only an account with connections can be at it.
     const max = account ? this.budget.maxConnections(key.accountId) : null;
     if (max !== null && account!.lives.size >= max) return 'TOO_MANY_CONNECTIONS';
     return null;
   }
 
-  private remember(at: { id: number; left: number }, id: number, left: number): number {
+  /**
+   * What a budget without connections here may carry (into `at`): its figure, and this process's share
+   * when shared. Past its share the store is asked again (at most once a second after a refusal); while
+   * that answer is on its way the connection is let in to hold still (`wait`), else it is refused.
+   * Returns whether it may start.
+   */
+  private opening(kind: 'balance' | 'cap', key: MeterKey, at: Opening): boolean {
+    const cap = kind === 'cap';
+    const id = cap ? key.accountId : key.userId;
+    const left = cap ? this.budget.capLeft(key.accountId) : this.budget.balanceLeft(key.accountId, key.userId);
+    const share = left <= 0 ? left : cap ? this.budget.capShare(id) : this.budget.balanceShare(id);
+    if (left > 0 && share < this.budget.askBelow) this.budget.ask(kind, id);
     at.id = id;
-    at.left = left;
-    return left;
+    at.left = Math.min(left, share);
+    at.wait = at.left <= 0 && left > 0 && this.budget.asking(kind, id);
+    return at.left > 0 || at.wait;
   }
 
   /** Records each connection's bytes as they are now, forgets it and destroys its socket. */
@@ -282,16 +409,19 @@ export class LiveConnections {
     // Right after `admit`, which read the figures of the pools that did not exist then (a kept-alive
     // socket changing account may have emptied, and so dropped, a pool `admit` saw: that one is read here).
     const { accountId, userId } = live.key;
-    live.account = this.join(this.byAccount, accountId, live, this.capAtJoin, () => this.budget.capLeft(accountId));
-    live.user = this.join(this.byUser, userId, live, this.balanceAtJoin, () => this.budget.balanceLeft(accountId, userId));
+    live.account = this.join('cap', accountId, live, this.capAtJoin);
+    live.user = this.join('balance', userId, live, this.balanceAtJoin);
   }
 
-  private join(pools: Map<number, Pool>, id: number, live: Live, known: { id: number; left: number }, left: () => number): Pool {
+  private join(kind: 'balance' | 'cap', id: number, live: Live, known: Opening): Pool {
+    const pools = kind === 'cap' ? this.byAccount : this.byUser;
     let pool = pools.get(id);
     if (!pool) {
-      const lease = Math.min(this.budget.leaseBytes, known.id === id ? known.left : left());
-      pools.set(id, (pool = { lives: new IndexedSet(), lease, charged: 0 }));
+      if (known.id !== id) this.opening(kind, live.key, known);
+      const lease = known.wait ? 0 : Math.min(this.budget.leaseBytes, known.left);
+      pools.set(id, (pool = { kind, id, lives: new IndexedSet(), lease, charged: 0, holding: known.wait }));
     }
+    if (pool.holding) this.hold(live);
     // The heads this connection carried are not chunks anyone charges: count them now (the next chunk
     // checks the budget if that spent the lease).
     pool.lease -= HEADS_ESTIMATE;
@@ -308,6 +438,20 @@ export class LiveConnections {
     const pool = pools.get(id);
     if (!pool) return;
     pool.lives.delete(live);
+    if (pool.holding) this.unhold(live);
     if (pool.lives.size === 0) pools.delete(id);
   }
+}
+
+function holdTunnel(client: Socket, upstream: Socket): void {
+  client.unpipe(upstream);
+  upstream.unpipe(client);
+  client.pause();
+  upstream.pause();
+}
+
+function releaseTunnel(client: Socket, upstream: Socket): void {
+  // `pipe` resumes its source; a side that ended meanwhile cannot have (it was paused), but check anyway.
+  if (!client.readableEnded) client.pipe(upstream);
+  if (!upstream.readableEnded) upstream.pipe(client);
 }

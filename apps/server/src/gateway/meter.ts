@@ -18,6 +18,8 @@ export interface UsageMeterOptions {
   seqStart?: number;
   now?: () => number;
   log: MeterLog;
+  /** A batch landed: its bytes per user and per account are now in the store (shared budgets). */
+  onLanded?: (byUser: ReadonlyMap<number, number>, byAccount: ReadonlyMap<number, number>) => void;
 }
 
 interface Batch {
@@ -98,6 +100,15 @@ export class UsageMeter {
     return n;
   }
 
+  /** Bytes of a user (or an account) not yet in any landed batch: the unsent sums and the pending batch. */
+  unflushedOfUser(userId: number): number {
+    return (this.sumsByUser.get(userId) ?? 0) + (this.pending?.byUser.get(userId) ?? 0);
+  }
+
+  unflushedOfAccount(accountId: number): number {
+    return (this.sumsByAccount.get(accountId) ?? 0) + (this.pending?.byAccount.get(accountId) ?? 0);
+  }
+
   /** Drops landed batches that every figure of the authority now includes. */
   forgetSeen(seenSeq: number): void {
     if (this.landed.length > 0) this.landed = this.landed.filter((b) => b.seq > seenSeq);
@@ -133,6 +144,7 @@ export class UsageMeter {
     }
     this.landed.push(batch);
     this.pending = null;
+    this.opts.onLanded?.(batch.byUser, batch.byAccount);
     // Bytes recorded while that batch was pending go out now, as the next seq.
     return this.sums.size === 0 ? true : this.run();
   }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import { Deadline } from './deadlines';
 import { type DialFailure, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES } from './statuses';
 
@@ -68,7 +69,13 @@ export class PlainSocket {
   }
 }
 
-type Charge = (chunk: { length: number }) => void;
+/** The byte budget's counter (live-connections.ts): false when the socket must hold still. */
+type Charge = (chunk: { length: number }) => boolean;
+
+/** Where an answer told to hold still learns it may carry on (live-connections.ts). */
+interface CarryOn {
+  onCarryOn(socket: Socket, then: () => void): void;
+}
 
 export class GatewayRequest extends http.IncomingMessage {
   response: GatewayResponse | null = null;
@@ -93,19 +100,26 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
   private settleAtRequestEnd = false;
   /** The byte budget's counter of the socket's account (live-connections.ts), once the request is admitted. */
   charge: Charge | null = null;
+  private carryOn: CarryOn | null = null;
 
   /** From now on the body is charged; `heads`: what this exchange's request and answer heads count as. */
-  setCharge(charge: Charge | null, heads: number): void {
+  setCharge(charge: Charge | null, heads: number, carryOn: CarryOn): void {
     this.charge = charge;
+    this.carryOn = carryOn;
     charge?.({ length: heads });
   }
 
-  /** proxy-chain pipes the origin's body here: each chunk is counted against the byte budget after it is written. */
+  /**
+   * proxy-chain pipes the origin's body here: each chunk is counted against the byte budget after it is
+   * written. When the budget holds still (a shared lease is on its way), the answer says so as a full
+   * buffer would: `pipe` stops reading the origin until 'drain'.
+   */
   override write(chunk: unknown, ...rest: unknown[]): boolean {
     const write = http.ServerResponse.prototype.write as (this: http.ServerResponse, ...a: unknown[]) => boolean;
     const ok = write.call(this, chunk, ...rest);
-    if (this.charge && chunk) this.charge(chunk as Buffer);
-    return ok;
+    if (!this.charge || !chunk || this.charge(chunk as Buffer) || !this.socket) return ok;
+    this.carryOn?.onCarryOn(this.socket, () => this.emit('drain'));
+    return false;
   }
 
   /**

@@ -92,3 +92,25 @@ export interface LoginFailureSink {
   /** Adds the counts to each account's record for its owner to see. Not exactly-once: a count, not money. */
   recordLoginFailures(counts: LoginFailureCount[]): Promise<void>;
 }
+
+/** A budget several gateway processes share: a user's balance or an account's cap. */
+export interface BudgetSubject {
+  kind: 'user' | 'account';
+  id: number;
+}
+
+/**
+ * Shared byte budgets (docs/gateway.md): each gateway process reserves in the store the part of a
+ * budget it may carry, so several processes together never carry more than the budget. A usage batch
+ * that lands takes its bytes out of the gateway's reservations in the same transaction (`UsageSink`).
+ */
+export interface ReservationStore {
+  /** Reserves up to `want` more bytes for this gateway; resolves with what was granted (0: none is free). */
+  reserve(gatewayId: string, subject: BudgetSubject, want: number): Promise<number>;
+  /** Hands back bytes this gateway reserved and no longer needs. */
+  release(gatewayId: string, subject: BudgetSubject, bytes: number): Promise<void>;
+  /** This gateway is alive: its reservations keep counting (they lapse without it). */
+  keepAlive(gatewayId: string): Promise<void>;
+  /** This gateway stops: it holds nothing any more. */
+  dropAll(gatewayId: string): Promise<void>;
+}

@@ -275,6 +275,7 @@ export class SocksListener {
       socket.write(owe(owed, GRANTED));
       if (early.length > 0) upstream.write(early);
       splice(socket, upstream, this.opts.live.chargeOf(socket)!);
+      this.opts.live.tunnelled(socket, upstream);
     });
   }
 }

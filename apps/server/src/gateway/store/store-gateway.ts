@@ -13,6 +13,7 @@ import { StaticExitChooser } from '../static-exit-chooser';
 import { AccountCache } from './account-cache';
 import { chooserSupply } from './chooser-supply';
 import { LoginFailureStore } from './login-failure-store';
+import { ReservationRepository } from './reservation-repository';
 import { UsageStore } from './usage-store';
 
 export interface StoreGatewayOptions {
@@ -44,6 +45,13 @@ export interface StoreGatewayOptions {
   leaseBytes?: number;
   /** Concurrent connections of an account without its own limit (GATEWAY_ACCOUNT_MAX_CONNECTIONS). */
   defaultMaxConnections?: number | null;
+  /**
+   * Several gateway processes serve the same accounts: byte budgets are shared through reservations in
+   * the store, so together they carry at most the budget plus a lease each (GATEWAY_SHARED_BUDGETS).
+   */
+  sharedBudgets?: boolean;
+  /** A shared budget idle on this gateway hands its reservation back after this long (default 10 s). */
+  reservationIdleMs?: number;
 }
 
 export interface StoreGateway {
@@ -67,7 +75,8 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
   });
   const supply = new SupplyRepository(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.upstreamPassword));
   const chooser = new StaticExitChooser({}, { now: () => o.clock.now().getTime() });
-  const store = new UsageStore(o.db, o.clock, (userId, bytes) => o.log.warn({ userId, bytes }, 'gateway: traffic carried beyond the balance before the cut-off'));
+  const reservations = o.sharedBudgets ? new ReservationRepository(o.db, o.clock) : undefined;
+  const store = new UsageStore(o.db, o.clock, (userId, bytes) => o.log.warn({ userId, bytes }, 'gateway: traffic carried beyond the balance before the cut-off'), reservations);
 
   let warnedDirect = false;
   const reload = async () => {
@@ -106,6 +115,8 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     maxConnections: o.maxConnections,
     loginFailureSink: new LoginFailureStore(o.db),
     leaseBytes: o.leaseBytes,
+    reservations,
+    reservationIdleMs: o.reservationIdleMs,
     allowPrivateDestinations: o.allowPrivateDestinations,
     log: o.log,
     now: () => o.clock.now().getTime(),

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { type Clock, iso } from '../../lib/clock';
 import type { UsageDelta, UsageSink } from '../ports';
+import type { ReservationRepository } from './reservation-repository';
 
 /**
  * Writes the gateway's metered bytes (DESIGN §6): hourly usage rows, the proxy account's used bytes and
@@ -13,6 +14,8 @@ export class UsageStore implements UsageSink {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly onOverrun: (userId: number, bytes: number) => void = () => undefined,
+    /** Shared byte budgets: a batch's bytes leave the gateway's reservations as they are billed. */
+    private readonly reservations?: ReservationRepository,
   ) {}
 
   async flush(gatewayId: string, seq: number, deltas: UsageDelta[]): Promise<void> {
@@ -31,6 +34,7 @@ export class UsageStore implements UsageSink {
       // concurrent batches on PostgreSQL wait for each other instead of deadlocking.
       const ordered = [...deltas].sort((a, b) => a.accountId - b.accountId || cmp(a.country ?? '', b.country ?? '') || cmp(a.hour, b.hour));
       const perUser = new Map<number, number>();
+      const perAccount = new Map<number, number>();
       for (const d of ordered) {
         const bytes = d.bytesUp + d.bytesDown;
         if (bytes <= 0) continue;
@@ -50,9 +54,14 @@ export class UsageStore implements UsageSink {
           .where('id', '=', d.accountId)
           .execute();
         perUser.set(d.userId, (perUser.get(d.userId) ?? 0) + bytes);
+        perAccount.set(d.accountId, (perAccount.get(d.accountId) ?? 0) + bytes);
       }
       const users = [...perUser].sort(([a], [b]) => a - b);
       for (const [userId, bytes] of users) await this.consume(trx, userId, bytes, now);
+      if (!this.reservations) return;
+      // Billed now, so no longer only reserved: in this transaction, or another gateway could count them twice.
+      for (const [id, bytes] of perAccount) await this.reservations.takeOut(trx, gatewayId, { kind: 'account', id }, bytes);
+      for (const [id, bytes] of users) await this.reservations.takeOut(trx, gatewayId, { kind: 'user', id }, bytes);
     });
   }
 
