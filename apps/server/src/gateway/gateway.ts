@@ -4,6 +4,7 @@ import { DEFAULT_LEASE_BYTES, meteredBudget } from './byte-budget';
 import { DestinationGuard } from './destination-guard';
 import { enforceStanding } from './enforcement';
 import { type GatewayLog, silentLog } from './gateway-log';
+import { type GatewayMetrics, noGatewayMetrics } from './gateway-metrics';
 import { HttpListener } from './http-listener';
 import { LiveConnections } from './live-connections';
 import { DEFAULT_LOGIN_FAILURE_POLICY, type LoginFailurePolicy, LoginFailures } from './login-failures';
@@ -59,6 +60,8 @@ export interface GatewayOptions {
   stopFlushAttempts?: number;
   realm?: string;
   log?: GatewayLog;
+  /** Refusals, metered bytes and flushes for the operators' metrics (ops/metrics.ts); default: none. */
+  metrics?: GatewayMetrics;
   /** Clock for hour buckets and the first batch number (tests). */
   now?: () => number;
 }
@@ -88,9 +91,17 @@ export function createGateway(o: GatewayOptions): Gateway {
   const flushMs = o.flushMs ?? 5000;
   const enforceMs = o.enforceMs ?? 5000;
   const connectTimeoutMs = o.connectTimeoutMs ?? 10_000;
+  const metrics = o.metrics ?? noGatewayMetrics;
   const meter = new UsageMeter({ sink: o.sink, gatewayId: o.gatewayId, now: o.now, log });
   const budget = meteredBudget(o.authority, meter, o.leaseBytes ?? DEFAULT_LEASE_BYTES);
-  const live = new LiveConnections(meter.record, budget, (accountId, refusal, closed) =>
+  // Metered bytes are the ones counted: the same figures the store bills, at each harvest and close.
+  const record: typeof meter.record = o.metrics
+    ? (key, up, down) => {
+        meter.record(key, up, down);
+        metrics.carried(up, down);
+      }
+    : meter.record;
+  const live = new LiveConnections(record, budget, (accountId, refusal, closed) =>
     log.info({ accountId, refusal, closed, cause: 'budget' }, 'gateway: account cut off'),
   );
   // Own ports read at each dial: they are bound only at start (0 = a free one).
@@ -105,6 +116,7 @@ export function createGateway(o: GatewayOptions): Gateway {
     guard,
     log,
     failures,
+    metrics,
     handshakeMs: o.handshakeTimeoutMs ?? 10_000,
     maxPendingPerIp: o.maxPendingPerIp ?? 64,
     maxConnections: o.maxConnections ?? defaultListenerBudget(),
@@ -126,10 +138,16 @@ export function createGateway(o: GatewayOptions): Gateway {
       log.warn({ err }, 'gateway: failed proxy logins could not be recorded; retried with the next flush');
     }
   };
+  const flushMeter = async (): Promise<boolean> => {
+    const started = performance.now();
+    const ok = await meter.flush();
+    metrics.flushed(ok, (performance.now() - started) / 1000);
+    return ok;
+  };
   const flush = async (): Promise<boolean> => {
     void reportLoginFailures();
     live.harvest();
-    const ok = await meter.flush();
+    const ok = await flushMeter();
     meter.forgetSeen(o.authority.usageSeen());
     // The store refreshes the authority's cache as part of a flush: check standing at once.
     if (!stopped) enforce();
@@ -169,7 +187,7 @@ export function createGateway(o: GatewayOptions): Gateway {
       live.drain();
       const attempts = o.stopFlushAttempts ?? 5;
       for (let i = 0; i < attempts; i++) {
-        if (await meter.flush()) return;
+        if (await flushMeter()) return;
         await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** i, 2000)));
       }
       log.error({ gatewayId: o.gatewayId, ...meter.unflushed() }, 'gateway: usage could not be flushed at stop; these bytes are lost');

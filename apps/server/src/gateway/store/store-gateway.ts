@@ -8,6 +8,7 @@ import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
 import { SupplyRepository } from '../../modules/supply/supply-repository';
 import { type Gateway, createGateway } from '../gateway';
 import type { GatewayLog } from '../gateway-log';
+import type { GatewayMetrics } from '../gateway-metrics';
 import type { UsageDelta, UsageSink } from '../ports';
 import { StaticExitChooser } from '../static-exit-chooser';
 import { AccountCache } from './account-cache';
@@ -44,6 +45,8 @@ export interface StoreGatewayOptions {
   leaseBytes?: number;
   /** Concurrent connections of an account without its own limit (GATEWAY_ACCOUNT_MAX_CONNECTIONS). */
   defaultMaxConnections?: number | null;
+  /** The operators' metrics (METRICS_PORT); default: none. */
+  metrics?: GatewayMetrics;
 }
 
 export interface StoreGateway {
@@ -108,6 +111,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     leaseBytes: o.leaseBytes,
     allowPrivateDestinations: o.allowPrivateDestinations,
     log: o.log,
+    metrics: o.metrics,
     now: () => o.clock.now().getTime(),
   });
   await gateway.start();
