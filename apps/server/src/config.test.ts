@@ -40,6 +40,10 @@ describe('loadConfig', () => {
     expect(cfg.GATEWAY_LEASE_BYTES).toBe(1024 * 1024);
     expect(cfg.GATEWAY_ACCOUNT_MAX_CONNECTIONS).toBeUndefined();
     expect(cfg.GATEWAY_SHARED_BUDGETS).toBe('auto');
+    // Metrics are off and no health listener runs unless asked for.
+    expect(cfg.METRICS_PORT).toBeUndefined();
+    expect(cfg.HEALTH_PORT).toBeUndefined();
+    expect(cfg.METRICS_HOST).toBe('127.0.0.1');
     expect(path.isAbsolute(cfg.dataDir)).toBe(true);
   });
 
@@ -76,6 +80,9 @@ describe('loadConfig', () => {
     ['API_HEADERS_TIMEOUT_MS', '1.5'],
     ['API_MAX_CONNECTIONS_PER_IP', '0'],
     ['API_HEADERS_TIMEOUT_MS', '60000'],
+    ['METRICS_PORT', 'on'],
+    ['METRICS_PORT', '70000'],
+    ['HEALTH_PORT', '0'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     const err = errorFor({ [name]: value });
     expect(err.message).toMatch(new RegExp(`^\\s*${name}:`, 'm'));
@@ -103,6 +110,14 @@ describe('loadConfig', () => {
       REDIS_URL: 'rediss://:pw@cache.example.com:6380/0',
       REDIS_PREFIX: 'shop-eu:',
     });
+  });
+
+  it('takes METRICS_PORT, METRICS_HOST and HEALTH_PORT, each a port of its own', () => {
+    const cfg = loadConfig({ DATA_DIR: dataDir(), METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5', HEALTH_PORT: '8081' });
+    expect(cfg).toMatchObject({ METRICS_PORT: 9464, METRICS_HOST: '10.0.0.5', HEALTH_PORT: 8081 });
+    expect(errorFor({ METRICS_PORT: '8080' }).message).toMatch(/^\s*METRICS_PORT: must be a port of its own \(it equals PORT\)$/m);
+    expect(errorFor({ HEALTH_PORT: '7777' }).message).toMatch(/^\s*HEALTH_PORT: must be a port of its own \(it equals GATEWAY_HTTP_PORT\)$/m);
+    expect(errorFor({ METRICS_PORT: '9000', HEALTH_PORT: '9000' }).message).toMatch(/^\s*METRICS_PORT: must be a port of its own \(it equals HEALTH_PORT\)$/m);
   });
 
   it('trusts no proxy by default, and a hop count or a list of addresses when TRUST_PROXY says so', () => {

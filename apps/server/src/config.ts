@@ -114,6 +114,15 @@ const envSchema = z.object({
   CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code such as USD').default('USD'),
   /** Seconds between two reads of the TRON API by the USDT payment watcher. */
   USDT_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  /**
+   * Prometheus metrics (`GET /metrics`) on a listener of their own; unset: no metrics at all. Never on
+   * `PORT`, so the API's public address cannot expose them by accident.
+   */
+  METRICS_PORT: port.optional(),
+  /** Where the metrics listener binds: loopback unless the scraper sits on another host. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** `GET /healthz` and `GET /readyz` on a listener of their own, for processes without the API (`--role=gateway`); unset: none. */
+  HEALTH_PORT: port.optional(),
   /** Demo catalogue and sandbox payments on first start: `auto` = only on the embedded SQLite store. */
   DEMO_DATA: z.enum(['auto', 'on', 'off']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -152,6 +161,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDist: string
   }
   if (cfg.API_HEADERS_TIMEOUT_MS > cfg.API_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration:\n  API_HEADERS_TIMEOUT_MS: must not be longer than API_REQUEST_TIMEOUT_MS');
+  }
+  for (const name of ['METRICS_PORT', 'HEALTH_PORT'] as const) {
+    const taken = (['PORT', 'GATEWAY_HTTP_PORT', 'GATEWAY_SOCKS_PORT', 'METRICS_PORT', 'HEALTH_PORT'] as const).filter((other) => other !== name && cfg[other] === cfg[name]);
+    if (cfg[name] !== undefined && taken.length > 0) {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: must be a port of its own (it equals ${taken.join(' and ')})`);
+    }
   }
   if ((cfg.ADMIN_EMAIL === undefined) !== (cfg.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL/ADMIN_PASSWORD: set both or neither');

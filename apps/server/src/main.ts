@@ -13,6 +13,10 @@ import { createMailer } from './mail/mailer';
 import { ensureFirstAdmin } from './modules/auth/bootstrap-admin';
 import { UserRepository } from './modules/auth/user-repository';
 import { seedDemoCatalogue } from './modules/catalogue/demo-seed';
+import { createGatewayMeters } from './ops/gateway-meters';
+import { createMetrics } from './ops/metrics';
+import { startOpsListener } from './ops/ops-listener';
+import { Readiness } from './ops/readiness';
 
 const ROLES = ['all', 'api', 'gateway'] as const;
 type Role = (typeof ROLES)[number];
@@ -45,10 +49,13 @@ async function main(): Promise<void> {
   if (role !== 'all' && !config.REDIS_URL) {
     log.info('no REDIS_URL: cut-offs reach other processes\' gateways through their polling of the store (within 10 s)');
   }
+  // Redis is checked on the connection this process uses it for: the cut-off bus's.
+  const readiness = new Readiness({ db: db.db, redis: cutoffs instanceof RedisCutoffBus ? cutoffs : undefined, log: log.child({ part: 'readiness' }) });
+  const metrics = config.METRICS_PORT === undefined ? undefined : createMetrics();
 
   if (role !== 'gateway') {
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
-    const app = await buildApp({ config, db, mailer, cutoffs });
+    const app = await buildApp({ config, db, mailer, cutoffs, metrics, readiness });
     await ensureFirstAdmin(new UserRepository(db.db), systemClock, {
       email: config.ADMIN_EMAIL,
       password: config.ADMIN_PASSWORD,
@@ -62,6 +69,7 @@ async function main(): Promise<void> {
     });
   }
   if (role !== 'api') {
+    const meters = metrics && createGatewayMeters(metrics.registry);
     const gw = await startStoreGateway({
       db: db.db,
       clock: systemClock,
@@ -79,9 +87,24 @@ async function main(): Promise<void> {
       leaseBytes: config.GATEWAY_LEASE_BYTES,
       defaultMaxConnections: config.GATEWAY_ACCOUNT_MAX_CONNECTIONS ?? null,
       sharedBudgets: config.GATEWAY_SHARED_BUDGETS === 'on' || (config.GATEWAY_SHARED_BUDGETS === 'auto' && db.dialect === 'postgres'),
+      metrics: meters?.metrics,
     });
+    meters?.watch(gw.gateway);
     log.info(`proxy gateway on ${config.GATEWAY_PUBLIC_HOST}: HTTP ${gw.gateway.httpPort}, SOCKS5 ${gw.gateway.socksPort}`);
     stops.push(() => gw.stop());
+  }
+  // Stopped first (stops run in reverse): probes see the process gone before its parts close. Health
+  // last, so that its log line means the process is fully up.
+  const opsLog = log.child({ part: 'ops' });
+  if (metrics) {
+    const scrape = await startOpsListener({ host: config.METRICS_HOST, port: config.METRICS_PORT!, metrics: metrics.registry, log: opsLog });
+    log.info(`metrics on ${config.METRICS_HOST}:${scrape.port}/metrics`);
+    stops.push(() => scrape.close());
+  }
+  if (config.HEALTH_PORT !== undefined) {
+    const health = await startOpsListener({ host: config.HOST, port: config.HEALTH_PORT, readiness, log: opsLog });
+    log.info(`health checks on port ${health.port}: /healthz, /readyz`);
+    stops.push(() => health.close());
   }
 
   let closing = false;

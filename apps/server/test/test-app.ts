@@ -10,6 +10,7 @@ import { buildApp } from '../src/http/app';
 import { RATE_LIMITS, type RateLimitRules } from '../src/http/rate-limits';
 import type { CutoffBus } from '../src/lib/cutoff-bus';
 import { createMailer } from '../src/mail/mailer';
+import type { Metrics } from '../src/ops/metrics';
 import { TestClock } from './test-clock';
 
 /** Every data test runs once per dialect (Kysely's own test style). */
@@ -62,6 +63,8 @@ export interface TestAppOptions {
    * limit is raised a thousandfold; tests of the limits pass RATE_LIMITS, the real defaults.
    */
   rateLimits?: RateLimitRules;
+  /** The operators' metrics (as main.ts builds them with METRICS_PORT): request durations and job runs. */
+  metrics?: Metrics;
 }
 
 export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -95,7 +98,7 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
   try {
     await migrateToLatest(db.db);
     const logger = log ? { level: 'trace', stream: { write: (line: string) => log(line) } } : false;
-    app = await buildApp({ config, db, mailer, clock, logger, cutoffs: opts.cutoffs, rateLimits: opts.rateLimits ?? RAISED_RATE_LIMITS });
+    app = await buildApp({ config, db, mailer, clock, logger, cutoffs: opts.cutoffs, rateLimits: opts.rateLimits ?? RAISED_RATE_LIMITS, metrics: opts.metrics });
     await opts.beforeReady?.(app);
     await app.ready();
   } catch (err) {

@@ -39,6 +39,12 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   }
 }
 
+/** Names of the migrations this build knows that the store has not run, oldest first (empty: at latest). */
+export async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
+  const all = await new Migrator({ db, provider }).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
 const SQLITE_LOCK_WAIT = 30_000;
 
 async function migrateSqliteExclusively(db: Kysely<Database>) {

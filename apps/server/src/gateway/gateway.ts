@@ -4,6 +4,7 @@ import { DEFAULT_LEASE_BYTES, meteredBudget } from './byte-budget';
 import { DestinationGuard } from './destination-guard';
 import { enforceStanding } from './enforcement';
 import { type GatewayLog, silentLog } from './gateway-log';
+import { type GatewayMetrics, noGatewayMetrics } from './gateway-metrics';
 import { HttpListener } from './http-listener';
 import { LiveConnections } from './live-connections';
 import { DEFAULT_LOGIN_FAILURE_POLICY, type LoginFailurePolicy, LoginFailures } from './login-failures';
@@ -68,6 +69,8 @@ export interface GatewayOptions {
   stopFlushAttempts?: number;
   realm?: string;
   log?: GatewayLog;
+  /** Refusals, metered bytes and flushes for the operators' metrics (ops/metrics.ts); default: none. */
+  metrics?: GatewayMetrics;
   /** Clock for hour buckets and the first batch number (tests). */
   now?: () => number;
 }
@@ -109,9 +112,17 @@ export function createGateway(o: GatewayOptions): Gateway {
         now: o.now,
       })
     : undefined;
+  const metrics = o.metrics ?? noGatewayMetrics;
   const meter = new UsageMeter({ sink: o.sink, gatewayId: o.gatewayId, now: o.now, log, onLanded: reservations && ((u, a) => reservations.landed(u, a)) });
   const budget = meteredBudget(o.authority, meter, leaseBytes, reservations);
-  const live: LiveConnections = new LiveConnections(meter.record, budget, (accountId, refusal, closed) =>
+  // Metered bytes are the ones counted: the same figures the store bills, at each harvest and close.
+  const record: typeof meter.record = o.metrics
+    ? (key, up, down) => {
+        meter.record(key, up, down);
+        metrics.carried(up, down);
+      }
+    : meter.record;
+  const live: LiveConnections = new LiveConnections(record, budget, (accountId, refusal, closed) =>
     log.info({ accountId, refusal, closed, cause: 'budget' }, 'gateway: account cut off'),
   );
   // Own ports read at each dial: they are bound only at start (0 = a free one).
@@ -126,6 +137,7 @@ export function createGateway(o: GatewayOptions): Gateway {
     guard,
     log,
     failures,
+    metrics,
     handshakeMs: o.handshakeTimeoutMs ?? 10_000,
     maxPendingPerIp: o.maxPendingPerIp ?? 64,
     maxConnections: o.maxConnections ?? defaultListenerBudget(),
@@ -159,10 +171,16 @@ export function createGateway(o: GatewayOptions): Gateway {
   const dropReservations = async () => {
     await reservations?.stop().catch((err: unknown) => log.warn({ err }, 'gateway: dropping reservations at stop failed; they lapse on their own'));
   };
+  const flushMeter = async (): Promise<boolean> => {
+    const started = performance.now();
+    const ok = await meter.flush();
+    metrics.flushed(ok, (performance.now() - started) / 1000);
+    return ok;
+  };
   const flush = async (): Promise<boolean> => {
     void reportLoginFailures();
     live.harvest();
-    const ok = await meter.flush();
+    const ok = await flushMeter();
     meter.forgetSeen(o.authority.usageSeen());
     // The store refreshes the authority's cache as part of a flush: check standing at once.
     if (!stopped) enforce();
@@ -202,7 +220,7 @@ export function createGateway(o: GatewayOptions): Gateway {
       live.drain();
       const attempts = o.stopFlushAttempts ?? 5;
       for (let i = 0; i < attempts; i++) {
-        if (await meter.flush()) return dropReservations();
+        if (await flushMeter()) return dropReservations();
         await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** i, 2000)));
       }
       log.error({ gatewayId: o.gatewayId, ...meter.unflushed() }, 'gateway: usage could not be flushed at stop; these bytes are lost');

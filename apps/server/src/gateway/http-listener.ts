@@ -8,6 +8,7 @@ import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
+import type { GatewayMetrics } from './gateway-metrics';
 import { stripHopByHop } from './hop-by-hop';
 import { IndexedSet } from './indexed-set';
 import { HEADS_ESTIMATE, type LiveConnections } from './live-connections';
@@ -40,6 +41,8 @@ export interface HttpListenerOptions {
   maxConnections: number;
   /** Failed logins per source IP, shared with the SOCKS5 listener. */
   failures: LoginFailures;
+  /** Where each refusal is counted (gateway-metrics.ts). */
+  metrics: GatewayMetrics;
 }
 const ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', 'latin1');
 
@@ -146,6 +149,7 @@ export class HttpListener extends Server {
     let plain = this.states.get(req.socket);
     if (!plain) this.states.set(req.socket, (plain = new PlainSocket(req.socket, handshake ?? null)));
     res.track(plain, this.opts.responseTimeoutMs);
+    res.onFailure = this.onPlainFailure;
   }
 
   /**
@@ -260,8 +264,12 @@ export class HttpListener extends Server {
     });
   }
 
+  /** A plain forward that failed after proxy-chain took it over (plain-exchange.ts answers it). */
+  private readonly onPlainFailure = (failure: GatewayReason): void => this.opts.metrics.refused('http', failure);
+
   /** The same answer proxy-chain gives a RequestError: status, reason header, text, then close. */
   private refuse(socket: Socket, reason: GatewayReason): void {
+    this.opts.metrics.refused('http', reason);
     const s = STATUSES[reason];
     this.sendSocketResponse(socket, s.http, { [REASON_HEADER]: reason }, `${reason}: ${s.message}`);
   }
@@ -271,11 +279,14 @@ export class HttpListener extends Server {
     let answer = error;
     if (error instanceof RequestError) {
       const failure = PROXY_CHAIN_FAILURES[error.statusCode];
-      const ours = (error.headers as Record<string, string> | undefined)?.[REASON_HEADER];
+      const ours = (error.headers as Record<string, GatewayReason> | undefined)?.[REASON_HEADER];
       if (failure && !ours) answer = requestError(failure);
+      // Neither: one of proxy-chain's own 400s for a request it cannot take (statuses.ts has no row for them).
+      this.opts.metrics.refused('http', ours ?? failure ?? 'PROTOCOL');
     } else {
       this.opts.log.error({ err: error }, 'gateway: unexpected error in the http listener');
       answer = requestError('INTERNAL');
+      this.opts.metrics.refused('http', 'INTERNAL');
     }
     super.failRequest(request, answer);
   }

@@ -101,6 +101,8 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
   /** The byte budget's counter of the socket's account (live-connections.ts), once the request is admitted. */
   charge: Charge | null = null;
   private carryOn: CarryOn | null = null;
+  /** Told the reason when this response answers a failed forward (the listener counts it for the metrics). */
+  onFailure: ((failure: DialFailure) => void) | null = null;
 
   /** From now on the body is charged; `heads`: what this exchange's request and answer heads count as. */
   setCharge(charge: Charge | null, heads: number, carryOn: CarryOn): void {
@@ -187,6 +189,7 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
     if (!proxyChainFailure) return end.apply(this, args) as this;
     const failure = this.dialFailure ?? proxyChainFailure;
     const s = STATUSES[failure];
+    this.onFailure?.(failure);
     this.statusCode = s.http;
     this.setHeader(REASON_HEADER, failure);
     this.setHeader('content-type', 'text/plain; charset=utf-8');

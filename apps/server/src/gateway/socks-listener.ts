@@ -5,6 +5,7 @@ import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
+import type { GatewayMetrics, RefusalReason } from './gateway-metrics';
 import { IndexedSet } from './indexed-set';
 import type { LiveConnections } from './live-connections';
 import type { LoginFailures } from './login-failures';
@@ -82,6 +83,8 @@ export interface SocksListenerOptions {
   /** Failed logins per source IP, shared with the HTTP listener. */
   failures: LoginFailures;
   log: GatewayLog;
+  /** Where each refusal is counted (gateway-metrics.ts). */
+  metrics: GatewayMetrics;
 }
 
 export class SocksListener {
@@ -160,7 +163,7 @@ export class SocksListener {
           if (input[0] !== VERSION || input[1] === 0) return drop();
           const size = 2 + input[1]!;
           if (input.length < size) return 0;
-          if (!input.subarray(2, size).includes(METHOD_USER_PASS)) return finish(Buffer.from([VERSION, NO_ACCEPTABLE_METHODS]));
+          if (!input.subarray(2, size).includes(METHOD_USER_PASS)) return finish(this.refused('PROTOCOL', Buffer.from([VERSION, NO_ACCEPTABLE_METHODS])));
           owed = owe(owed, USER_PASS_SELECTED);
           stage = Stage.Auth;
           return size;
@@ -178,7 +181,7 @@ export class SocksListener {
           const password = input.toString('utf8', 3 + ulen, size);
           admission = admitFrom(handshake.ip, username, password, this.opts.authority, this.opts.chooser, this.opts.failures);
           if (!admission.ok && (admission.reason === 'BAD_CREDENTIALS' || admission.reason === 'TOO_MANY_FAILURES')) {
-            const failure = Buffer.from([AUTH_VERSION, SOCKS_AUTH_FAILURE]);
+            const failure = this.refused(admission.reason, Buffer.from([AUTH_VERSION, SOCKS_AUTH_FAILURE]));
             if (!admission.delayMs) return finish(failure);
             // Slowed: the answer (and what is owed before it) goes late; nothing more is read meanwhile.
             stage = Stage.Done;
@@ -220,12 +223,12 @@ export class SocksListener {
               break;
             }
             default:
-              return finish(reply(SOCKS_REPLY.ADDRESS_TYPE_NOT_SUPPORTED));
+              return finish(this.refused('PROTOCOL', reply(SOCKS_REPLY.ADDRESS_TYPE_NOT_SUPPORTED)));
           }
           const port = input.readUInt16BE(size - 2);
-          if (input[1] !== CMD_CONNECT) return finish(reply(SOCKS_REPLY.COMMAND_NOT_SUPPORTED));
-          if (!admission?.ok) return finish(reply(socksCode(admission ? admission.reason : 'INTERNAL')));
-          if (host === '' || port === 0) return finish(reply(socksCode('BAD_TARGET')));
+          if (input[1] !== CMD_CONNECT) return finish(this.refused('PROTOCOL', reply(SOCKS_REPLY.COMMAND_NOT_SUPPORTED)));
+          if (!admission?.ok) return finish(this.refusal(admission ? admission.reason : 'INTERNAL'));
+          if (host === '' || port === 0) return finish(this.refusal('BAD_TARGET'));
           stage = Stage.Done;
           socket.removeListener('data', onData);
           this.connect(socket, admission, host, port, input.subarray(size), owed, handshake);
@@ -263,20 +266,31 @@ export class SocksListener {
     socket.once('close', onClientClose);
     cancel = dialExit(admission.exit, host, port, this.opts.connectTimeoutMs, this.opts.guard, (failure, upstream) => {
       socket.removeListener('close', onClientClose);
-      if (failure || !upstream) return void socket.end(owe(owed, reply(socksCode(failure ?? 'UPSTREAM_ERROR'))));
+      if (failure || !upstream) return void socket.end(owe(owed, this.refusal(failure ?? 'UPSTREAM_ERROR')));
       if (socket.destroyed) return void upstream.destroy();
       // Billed from the greeting on: the handshake is traffic too. Refused when the budget is spent or
       // the account holds its limit of connections.
       const refusal = this.opts.live.claim(socket, admission.key, 0);
       if (refusal) {
         upstream.destroy();
-        return void socket.end(owe(owed, reply(socksCode(refusal))));
+        return void socket.end(owe(owed, this.refusal(refusal)));
       }
       socket.write(owe(owed, GRANTED));
       if (early.length > 0) upstream.write(early);
       splice(socket, upstream, this.opts.live.chargeOf(socket)!);
       this.opts.live.tunnelled(socket, upstream);
     });
+  }
+
+  /** The reply refusing a request for `reason`, counted. */
+  private refusal(reason: GatewayReason): Buffer {
+    return this.refused(reason, reply(socksCode(reason)));
+  }
+
+  /** `answer`, a refusal for `reason`, once counted. */
+  private refused(reason: RefusalReason, answer: Buffer): Buffer {
+    this.opts.metrics.refused('socks', reason);
+    return answer;
   }
 }
 

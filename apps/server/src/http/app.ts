@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { type Clock, systemClock } from '../lib/clock';
 import type { CutoffBus } from '../lib/cutoff-bus';
+import { untrackedJobs } from '../lib/job-runs';
 import type { Mailer } from '../mail/mailer';
 import { AuthService } from '../modules/auth/auth-service';
 import { CaptchaService } from '../modules/auth/captcha-service';
@@ -44,12 +45,16 @@ import { SEAL_LABELS, SealedBox } from '../lib/sealed-box';
 import { createProviders } from '../payments/registry';
 import { UsdtWatcher } from '../payments/usdt-watcher';
 import { scheduleUsdtWatcher } from '../payments/usdt-schedule';
+import type { Metrics } from '../ops/metrics';
+import { Readiness } from '../ops/readiness';
 import { registerAccessGuard } from './access-guard';
 import { capConnectionsPerIp, logAcceptErrors, trustedPeers } from './connection-cap';
 import { frameworkErrors, registerErrorHandling } from './error-handler';
+import { healthRoutes } from './health-routes';
 import { loggerOptions } from './log-redaction';
 import { RATE_LIMITS, type RateLimitRules, registerRateLimits } from './rate-limits';
 import { langFromHeader, translator } from './i18n';
+import { timeRequests } from './request-timing';
 import { registerSpa } from './spa';
 
 export interface AppDeps {
@@ -62,6 +67,10 @@ export interface AppDeps {
   cutoffs?: CutoffBus;
   /** Request limits per IP and user; tests of other things raise them (test/test-app.ts). */
   rateLimits?: RateLimitRules;
+  /** METRICS_PORT's metrics: request durations by route and job runs are counted only when given. */
+  metrics?: Metrics;
+  /** What `/readyz` checks (main.ts adds Redis); default: the store and its migrations. */
+  readiness?: Readiness;
 }
 
 /** proxy-addr's trust function for a hop count: the socket peer is hop 0, then X-Forwarded-For right to left. */
@@ -88,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('connectionCap', capConnectionsPerIp(app.server, config.API_MAX_CONNECTIONS_PER_IP, trustedPeers(config.TRUST_PROXY)));
   logAcceptErrors(app.server, app.log);
+  if (deps.metrics) timeRequests(app, deps.metrics.requestAnswered);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -144,10 +154,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const fulfilment = new Fulfilment(db, clock, audit);
   const orderRepo = new OrderRepository(db);
   const orders = new OrderService({ db, clock, audit, fulfilment, payConfigs, providers, publicUrl: config.PUBLIC_URL, production, currency: config.CURRENCY, log: app.log });
-  scheduleOrderExpiry(app, db, clock);
+  const jobs = deps.metrics?.jobs ?? untrackedJobs;
+  scheduleOrderExpiry(app, db, clock, jobs);
   const usdtWatcher = new UsdtWatcher({ db, clock, payConfigs, fulfilment, log: app.log });
   app.decorate('usdtWatcher', usdtWatcher);
-  scheduleUsdtWatcher(app, usdtWatcher, config.USDT_POLL_SECONDS * 1000);
+  scheduleUsdtWatcher(app, usdtWatcher, config.USDT_POLL_SECONDS * 1000, jobs);
 
   await app.register(
     async (api) => {
@@ -182,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+  await app.register(healthRoutes, { readiness: deps.readiness ?? new Readiness({ db, log: app.log }) });
   await registerSpa(app, config.webDist);
   return app;
 }

@@ -53,6 +53,11 @@ export class RedisCutoffBus implements CutoffBus {
     }
   }
 
+  /** PING on the publishing connection: fails at once while it is disconnected (no offline queue). */
+  async ping(): Promise<void> {
+    await this.pub.ping();
+  }
+
   subscribe(handler: CutoffHandler): () => void {
     return this.local.subscribe(handler);
   }

@@ -8,6 +8,7 @@ import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
 import { SupplyRepository } from '../../modules/supply/supply-repository';
 import { type Gateway, createGateway } from '../gateway';
 import type { GatewayLog } from '../gateway-log';
+import type { GatewayMetrics } from '../gateway-metrics';
 import type { UsageDelta, UsageSink } from '../ports';
 import { StaticExitChooser } from '../static-exit-chooser';
 import { AccountCache } from './account-cache';
@@ -52,6 +53,8 @@ export interface StoreGatewayOptions {
   sharedBudgets?: boolean;
   /** A shared budget idle on this gateway hands its reservation back after this long (default 10 s). */
   reservationIdleMs?: number;
+  /** The operators' metrics (METRICS_PORT); default: none. */
+  metrics?: GatewayMetrics;
 }
 
 export interface StoreGateway {
@@ -119,6 +122,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     reservationIdleMs: o.reservationIdleMs,
     allowPrivateDestinations: o.allowPrivateDestinations,
     log: o.log,
+    metrics: o.metrics,
     now: () => o.clock.now().getTime(),
   });
   await gateway.start();
