@@ -49,7 +49,7 @@ import { capConnectionsPerIp, logAcceptErrors, trustedPeers } from './connection
 import { frameworkErrors, registerErrorHandling } from './error-handler';
 import { loggerOptions } from './log-redaction';
 import { RATE_LIMITS, type RateLimitRules, registerRateLimits } from './rate-limits';
-import { langFromHeader, translator } from './i18n';
+import { langFromHeader, translator } from '../shared/i18n';
 import { registerSpa } from './spa';
 
 export interface AppDeps {

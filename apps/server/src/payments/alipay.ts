@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { AlipaySdk } from 'alipay-sdk';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { ProviderEvent } from '../modules/orders/fulfilment';
 import { type OrderRow, orderItems } from '../modules/orders/order-dto';
 import { createPollThrottle } from './poll-throttle';

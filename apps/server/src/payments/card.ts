@@ -1,6 +1,6 @@
 import type { Lang } from '@resi/contract';
 import Stripe from 'stripe';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { ProviderEvent } from '../modules/orders/fulfilment';
 import { orderItems } from '../modules/orders/order-dto';
 import { createPollThrottle } from './poll-throttle';

@@ -2,7 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../db/db-errors';
 import type { Database } from '../db/schema';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { DAY, iso } from '../lib/clock';
 import type { MethodConfig, PaymentProvider } from './provider';
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
 import type { Database } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { type Clock, MINUTE, addMs, iso } from '../../lib/clock';
 import { hmac, safeEqual } from '../../lib/secrets';
 

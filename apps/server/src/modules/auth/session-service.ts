@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import type { UserRow } from '../../http/types';
+import type { UserRow } from '../../db/rows';
 import { type Clock, DAY, MINUTE, addMs, iso } from '../../lib/clock';
 import { newToken, sha256 } from '../../lib/secrets';
 

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, UserTable } from '../../db/schema';
-import type { UserRow } from '../../http/types';
+import type { UserRow } from '../../db/rows';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 

@@ -2,7 +2,7 @@ import { distributionInfo, envelope, errorBody } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { currentAuth } from '../../http/access-guard';
+import { currentAuth } from '../../shared/request-context';
 
 export const distributionRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; publicUrl: string }> = async (app, { db, publicUrl }) => {
   app.get(

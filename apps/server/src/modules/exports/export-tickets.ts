@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import type { UserRow } from '../../http/types';
+import type { UserRow } from '../../db/rows';
 import { type Clock, addMs, iso } from '../../lib/clock';
 import { newToken, sha256 } from '../../lib/secrets';
 

@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter } from 'kysely';
 import type { Database } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 
 /**
  * Unpaid orders one customer may hold at once. Each open USDT order holds one of the 9,999 unique amounts

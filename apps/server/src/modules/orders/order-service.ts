@@ -1,7 +1,7 @@
 import { type BuyDynamicBody, type Lang, ORDER_TTL_MINUTES, type OrderItemDto, type PayMethod, type RechargeBody } from '@resi/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { type Clock, MINUTE, addMs, iso } from '../../lib/clock';
 import type { PaymentProvider, ProviderContext } from '../../payments/provider';
 import type { AuditLog } from '../audit/audit-log';

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema';
-import { currentAuth } from '../../http/access-guard';
+import { currentAuth } from '../../shared/request-context';
 import { type Clock, iso } from '../../lib/clock';
 import { toOrderDto } from './order-dto';
 import type { OrderRepository } from './order-repository';

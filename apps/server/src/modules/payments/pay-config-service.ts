@@ -1,7 +1,7 @@
 import { PAY_METHODS, PAY_METHOD_FIELDS, type PayConfigBody, type PayConfigDto, type PayMethod } from '@resi/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { type Clock, iso } from '../../lib/clock';
 import { SEAL_LABELS, SealedBox, mask } from '../../lib/sealed-box';
 import type { MethodConfig, PaymentProvider } from '../../payments/provider';

@@ -2,7 +2,7 @@ import type { CreateProxyAccountBody, ProxyAccountDto, UpdateProxyAccountBody } 
 import type { Kysely, Selectable } from 'kysely';
 import { isUniqueViolation } from '../../db/db-errors';
 import type { Database, ProxyAccountTable } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { type Clock, iso } from '../../lib/clock';
 import type { CutoffBus } from '../../lib/cutoff-bus';
 import type { SealedBox } from '../../lib/sealed-box';

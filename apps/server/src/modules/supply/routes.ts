@@ -4,8 +4,8 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema';
 import { assertTemplate } from '../../gateway/provider-template';
-import { currentAuth } from '../../http/access-guard';
-import { AppError } from '../../http/errors';
+import { currentAuth } from '../../shared/request-context';
+import { AppError } from '../../shared/errors';
 import type { AuditLog } from '../audit/audit-log';
 import type { SupplyRepository } from './supply-repository';
 

@@ -1,7 +1,7 @@
 import { type SupplySettings, type UpstreamBody, type UpstreamDto, supplySettings } from '@resi/contract';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, UpstreamTable } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { type Clock, iso } from '../../lib/clock';
 import { type SealedBox, mask } from '../../lib/sealed-box';
 

@@ -1,6 +1,6 @@
 import { envelope, errorBody, trafficResponse, usageQuery } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { currentAuth } from '../../http/access-guard';
+import { currentAuth } from '../../shared/request-context';
 import { type Clock, iso } from '../../lib/clock';
 import { usageBuckets } from './usage-buckets';
 import type { TrafficRepository, UsageRepository } from './traffic-repository';
