@@ -17,6 +17,7 @@ import { UserRepository } from '../modules/auth/user-repository';
 import { siteRoutes } from '../modules/site/routes';
 import { adminRoutes } from '../modules/admin/routes';
 import { UserListRepository } from '../modules/admin/user-list-repository';
+import { DistributionRepository } from '../modules/distribution/distribution-repository';
 import { distributionRoutes } from '../modules/distribution/routes';
 import { registerExportRequests } from '../modules/exports/export-request';
 import { ExportTicketService } from '../modules/exports/export-tickets';
@@ -164,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         },
       });
       await api.register(authRoutes, { auth, captchas, mailCodes, sessions });
-      await api.register(distributionRoutes, { db, publicUrl: config.PUBLIC_URL });
+      await api.register(distributionRoutes, { distribution: new DistributionRepository(db), publicUrl: config.PUBLIC_URL });
       await api.register(exportRoutes, { tickets: exportTickets });
       await api.register(adminRoutes, { userList: new UserListRepository(db) });
       await api.register(catalogueRoutes, { db });
