@@ -5,7 +5,7 @@ import { AppError } from '../../shared/errors';
 import { translator } from '../../shared/i18n';
 import type { PaymentProvider } from '../../payments/provider';
 import type { Fulfilment } from '../orders/fulfilment';
-import type { OrderRow } from '../orders/order-dto';
+import type { OrderRow } from '../../db/rows';
 import type { OrderService } from '../orders/order-service';
 
 interface Deps {
