@@ -1,7 +1,7 @@
 import { iso } from '../src/lib/clock';
 import { hashPassword, newInviteCode } from '../src/lib/secrets';
 import { UserRepository } from '../src/modules/auth/user-repository';
-import type { UserRow } from '../src/http/types';
+import type { UserRow } from '../src/db/rows';
 import { call, sendCode } from './auth-flows';
 import { type SinkMessage, lastCodeFor } from './smtp-sink';
 import type { TestApp } from './test-app';

@@ -1,4 +1,4 @@
-import { serverCatalogues } from '../src/http/i18n';
+import { serverCatalogues } from '../src/shared/i18n';
 
 export type CatalogueLang = keyof typeof serverCatalogues;
 export const CATALOGUE_LANGS = Object.keys(serverCatalogues) as CatalogueLang[];

@@ -1,8 +1,7 @@
 import { ACCESS_POLICIES, canAccess } from '@resi/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SessionService } from '../modules/auth/session-service';
-import { AppError } from './errors';
-import type { UserRow } from './types';
+import { AppError } from '../shared/errors';
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -36,17 +35,4 @@ export function registerAccessGuard(app: FastifyInstance, sessions: SessionServi
       throw new AppError('FORBIDDEN');
     }
   });
-}
-
-/** The signed-in user of a guarded route (the guard has already refused anonymous requests). */
-export function currentAuth(request: FastifyRequest): NonNullable<FastifyRequest['auth']> {
-  if (!request.auth) throw new AppError('UNAUTHENTICATED');
-  return request.auth;
-}
-
-/** The session of a guarded route, for what only a session may do (log out, change the password). */
-export function currentSession(request: FastifyRequest): { user: UserRow; sessionId: number } {
-  const { user, sessionId } = currentAuth(request);
-  if (sessionId === null) throw new AppError('UNAUTHENTICATED');
-  return { user, sessionId };
 }

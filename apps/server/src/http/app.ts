@@ -18,18 +18,22 @@ import { UserRepository } from '../modules/auth/user-repository';
 import { siteRoutes } from '../modules/site/routes';
 import { adminRoutes } from '../modules/admin/routes';
 import { UserListRepository } from '../modules/admin/user-list-repository';
+import { DistributionRepository } from '../modules/distribution/distribution-repository';
 import { distributionRoutes } from '../modules/distribution/routes';
 import { registerExportRequests } from '../modules/exports/export-request';
 import { ExportTicketService } from '../modules/exports/export-tickets';
 import { exportRoutes } from '../modules/exports/routes';
-import { AuditLog } from '../modules/audit/audit-log';
+import { AuditLogRepository } from '../modules/audit/audit-log-repository';
 import { catalogueAdminRoutes } from '../modules/catalogue/admin-routes';
+import { CatalogueAdminService } from '../modules/catalogue/catalogue-admin-service';
+import { CatalogueRepository } from '../modules/catalogue/catalogue-repository';
 import { catalogueRoutes } from '../modules/catalogue/routes';
 import { orderAdminRoutes } from '../modules/orders/admin-routes';
 import { scheduleOrderExpiry } from '../modules/orders/expiry-job';
 import { Fulfilment } from '../modules/orders/fulfilment';
 import { OrderRepository } from '../modules/orders/order-repository';
 import { OrderService } from '../modules/orders/order-service';
+import { PaymentReviewService } from '../modules/orders/payment-review-service';
 import { orderRoutes } from '../modules/orders/routes';
 import { PayConfigService } from '../modules/payments/pay-config-service';
 import { paymentRoutes } from '../modules/payments/routes';
@@ -41,6 +45,7 @@ import { ProxyAccountService } from '../modules/proxies/proxy-account-service';
 import { proxyAccountRoutes } from '../modules/proxies/routes';
 import { SupplyRepository } from '../modules/supply/supply-repository';
 import { supplyRoutes } from '../modules/supply/routes';
+import { SupplyService } from '../modules/supply/supply-service';
 import { SEAL_LABELS, SealedBox } from '../lib/sealed-box';
 import { createProviders } from '../payments/registry';
 import { UsdtWatcher } from '../payments/usdt-watcher';
@@ -53,7 +58,7 @@ import { frameworkErrors, registerErrorHandling } from './error-handler';
 import { healthRoutes } from './health-routes';
 import { loggerOptions } from './log-redaction';
 import { RATE_LIMITS, type RateLimitRules, registerRateLimits } from './rate-limits';
-import { langFromHeader, translator } from './i18n';
+import { langFromHeader, translator } from '../shared/i18n';
 import { timeRequests } from './request-timing';
 import { registerSpa } from './spa';
 
@@ -143,12 +148,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth = new AuthService(db, clock, users, sessions, captchas, mailCodes, new LoginLogRepository(db));
 
   // Before the guard: an export ticket signs its request in, then the guard applies the route's policy.
+  const audit = new AuditLogRepository(db, clock);
   const exportTickets = new ExportTicketService(db, clock);
-  registerExportRequests(app, exportTickets, clock, db);
+  registerExportRequests(app, exportTickets, clock, audit);
   registerAccessGuard(app, sessions);
 
   const production = config.NODE_ENV === 'production';
-  const audit = new AuditLog(clock);
   const providers = createProviders({ stripeApiBase: config.STRIPE_API_BASE });
   const payConfigs = new PayConfigService(db, clock, audit, providers, config.APP_SECRET, production, app.log);
   const fulfilment = new Fulfilment(db, clock, audit);
@@ -156,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const orders = new OrderService({ db, clock, audit, fulfilment, payConfigs, providers, publicUrl: config.PUBLIC_URL, production, currency: config.CURRENCY, log: app.log });
   const jobs = deps.metrics?.jobs ?? untrackedJobs;
   scheduleOrderExpiry(app, db, clock, jobs);
-  const usdtWatcher = new UsdtWatcher({ db, clock, payConfigs, fulfilment, log: app.log });
+  const usdtWatcher = new UsdtWatcher({ clock, payConfigs, fulfilment, orders: orderRepo, log: app.log });
   app.decorate('usdtWatcher', usdtWatcher);
   scheduleUsdtWatcher(app, usdtWatcher, config.USDT_POLL_SECONDS * 1000, jobs);
 
@@ -175,17 +180,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         },
       });
       await api.register(authRoutes, { auth, captchas, mailCodes, sessions });
-      await api.register(distributionRoutes, { db, publicUrl: config.PUBLIC_URL });
+      await api.register(distributionRoutes, { distribution: new DistributionRepository(db), publicUrl: config.PUBLIC_URL });
       await api.register(exportRoutes, { tickets: exportTickets });
       await api.register(adminRoutes, { userList: new UserListRepository(db) });
-      await api.register(catalogueRoutes, { db });
-      await api.register(catalogueAdminRoutes, { db, clock, audit, currency: config.CURRENCY });
-      await api.register(orderRoutes, { db, clock, orders, orderRepo });
-      await api.register(orderAdminRoutes, { db, clock, audit, orders, orderRepo, fulfilment });
+      await api.register(catalogueRoutes, { catalogue: new CatalogueRepository(db) });
+      await api.register(catalogueAdminRoutes, { catalogue: new CatalogueAdminService(db, clock, audit), currency: config.CURRENCY });
+      await api.register(orderRoutes, { orders, orderRepo });
+      await api.register(orderAdminRoutes, { orders, orderRepo, reviews: new PaymentReviewService(db, clock, audit) });
       await api.register(paymentRoutes, { payConfigs, providers, orders, fulfilment, production });
       await api.register(trafficRoutes, { traffic: new TrafficRepository(db), usage: new UsageRepository(db), clock });
       await api.register(usageRecordRoutes, { records: new UsageRecordRepository(db), clock });
-      await api.register(supplyRoutes, { db, audit, production, supply: new SupplyRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.upstreamPassword)) });
+      const supply = new SupplyRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.upstreamPassword));
+      await api.register(supplyRoutes, { supply: new SupplyService(db, supply, audit), production });
       await api.register(proxyAccountRoutes, {
         accounts: new ProxyAccountService(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.proxyPassword), deps.cutoffs),
         endpoint: { host: config.GATEWAY_PUBLIC_HOST, httpPort: config.GATEWAY_HTTP_PORT, socksPort: config.GATEWAY_SOCKS_PORT, checkUrl: config.PROXY_CHECK_URL },

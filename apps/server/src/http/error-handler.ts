@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { TFunction } from 'i18next';
-import { AppError } from './errors';
-import { langFromHeader, translator } from './i18n';
+import { AppError } from '../shared/errors';
+import { langFromHeader, translator } from '../shared/i18n';
 
 interface Issue {
   code: string;

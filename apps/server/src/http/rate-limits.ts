@@ -2,7 +2,7 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { MINUTE } from '../lib/clock';
-import { AppError } from './errors';
+import { AppError } from '../shared/errors';
 
 /** Routes that name a limit in `config.limit` (see types.ts). */
 export const RATE_LIMIT_NAMES = ['captcha', 'mail-code', 'register', 'login', 'reset-pass', 'buy'] as const;

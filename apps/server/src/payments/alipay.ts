@@ -1,10 +1,9 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { AlipaySdk } from 'alipay-sdk';
-import { AppError } from '../http/errors';
-import type { ProviderEvent } from '../modules/orders/fulfilment';
-import { type OrderRow, orderItems } from '../modules/orders/order-dto';
+import { AppError } from '../shared/errors';
+import { type OrderRow, orderItems } from '../db/rows';
 import { createPollThrottle } from './poll-throttle';
-import { type MethodConfig, NotifyRejected, type NotifyReply, type PaymentProvider, type ProviderContext } from './provider';
+import { type MethodConfig, NotifyRejected, type NotifyReply, type PaymentProvider, type ProviderContext, type ProviderEvent } from './provider';
 
 const DEFAULT_GATEWAY = 'https://openapi.alipay.com/gateway.do';
 /** Alipay prices in yuan: an order is sent to it only in this currency (docs/decisions.md, Payments). */

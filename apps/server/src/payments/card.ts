@@ -1,10 +1,9 @@
 import type { Lang } from '@resi/contract';
 import Stripe from 'stripe';
-import { AppError } from '../http/errors';
-import type { ProviderEvent } from '../modules/orders/fulfilment';
-import { orderItems } from '../modules/orders/order-dto';
+import { AppError } from '../shared/errors';
+import { orderItems } from '../db/rows';
 import { createPollThrottle } from './poll-throttle';
-import { type MethodConfig, NotifyRejected, type NotifyReply, type PaymentProvider } from './provider';
+import { type MethodConfig, NotifyRejected, type NotifyReply, type PaymentProvider, type ProviderEvent } from './provider';
 
 /** Stripe's own default: a signed webhook older than this many seconds is a replay, not a delivery. */
 export const WEBHOOK_TOLERANCE_S = 300;

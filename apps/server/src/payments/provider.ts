@@ -1,9 +1,50 @@
-import type { Lang, PayMethod, PaymentInstruction } from '@resi/contract';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Lang, PaidBy, PayMethod, PaymentInstruction, ReviewReason } from '@resi/contract';
+import type { OrderRow } from '../db/rows';
 import type { Clock } from '../lib/clock';
-import type { ProviderEvent } from '../modules/orders/fulfilment';
-import type { OrderRow } from '../modules/orders/order-dto';
+
+/** A payment as a provider reported it, after its signature or source was verified. */
+export interface ProviderEvent {
+  provider: PayMethod;
+  /** The provider's own id of this payment (transaction id, event id): each is acted on once. */
+  eventId: string;
+  orderNo: string | null;
+  /** In the provider's unit, compared with the order's pay_amount and pay_currency. */
+  amount: number;
+  currency: string;
+  /** The amount as the provider wrote it, for people reading the review list. */
+  display: string;
+  by: PaidBy;
+  payload?: unknown;
+  /** Set by an adapter when a verified payment is not ours to credit (paid to another merchant account, sent before its order existed). */
+  problem?: ReviewReason;
+}
+
+/**
+ * What an adapter may ask of the stored orders; modules/orders/order-repository.ts implements it. Adapters
+ * get this port, never the database: which rows and columns they touch is decided on the orders' side.
+ */
+export interface PaymentOrders {
+  /** Pay amounts in `(above, upTo]` of the orders in this method and currency created since `since`. */
+  payAmountsBetween(q: { method: PayMethod; currency: string; above: number; upTo: number; since: string }): Promise<number[]>;
+  /**
+   * Gives a still pending order its own pay amount and currency; false when it is no longer pending. When
+   * another open order holds that amount the store's unique index refuses it (isUniqueViolation).
+   */
+  setPayAmount(orderId: number, amount: number, currency: string, now: string): Promise<boolean>;
+  /** Orders in this method and currency with exactly this pay amount created since `since`, newest first. */
+  byPayAmount(q: { method: PayMethod; currency: string; amount: number; since: string }): Promise<{ order_no: string; status: string; created_at: string }[]>;
+}
+
+/** Where a verified payment goes (modules/orders/fulfilment.ts implements it): recorded once, credited when it matches. */
+export interface PaymentRecorder {
+  isRecorded(provider: PayMethod, eventId: string): Promise<boolean>;
+  recordEvent(ev: ProviderEvent): Promise<{ result: 'credited' | 'duplicate' | 'review' }>;
+}
+
+/** A method's saved settings (modules/payments/pay-config-service.ts implements it). */
+export interface PaymentSettings {
+  get(method: PayMethod): Promise<MethodConfig>;
+}
 
 /** A method's saved settings, secrets already decrypted. */
 export interface MethodConfig {
@@ -13,7 +54,7 @@ export interface MethodConfig {
 }
 
 export interface ProviderContext {
-  db: Kysely<Database>;
+  orders: PaymentOrders;
   clock: Clock;
   config: MethodConfig;
   /** Absolute base of this console, for return and notify URLs (PUBLIC_URL). */

@@ -9,7 +9,7 @@ import { type FakeReceipt, type FakeTransfer, startFakeTron } from '../../test/f
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 import { loadConfig } from '../config';
 import { MINUTE } from '../lib/clock';
-import { AuditLog } from '../modules/audit/audit-log';
+import { AuditLogRepository } from '../modules/audit/audit-log-repository';
 import { seedDemoCatalogue } from '../modules/catalogue/demo-seed';
 import { expireDueOrders } from '../modules/orders/expiry-job';
 import { Fulfilment } from '../modules/orders/fulfilment';
@@ -160,7 +160,7 @@ describe.each(DIALECTS)('USDT-TRC20 on %s', (dialect) => {
     const { token } = await signedIn(t);
     const orderNo = await buy(t, token, 1, 'usdt-trc20');
     const amount = await payAmountOf(orderNo);
-    const fulfilment = new Fulfilment(t.db.db, t.clock, new AuditLog(t.clock));
+    const fulfilment = new Fulfilment(t.db.db, t.clock, new AuditLogRepository(t.db.db, t.clock));
     const eventId = randomBytes(32).toString('hex');
     const outcomes = await inBatches(1000, 100, () =>
       fulfilment.recordEvent({ provider: 'usdt-trc20', eventId, orderNo, amount, currency: 'USDT', display: formatUsdt(amount), by: 'watcher' }),

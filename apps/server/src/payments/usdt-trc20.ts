@@ -1,10 +1,8 @@
 import { createHash, randomInt } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../db/db-errors';
-import type { Database } from '../db/schema';
-import { AppError } from '../http/errors';
 import { DAY, iso } from '../lib/clock';
-import type { MethodConfig, PaymentProvider } from './provider';
+import { AppError } from '../shared/errors';
+import type { MethodConfig, PaymentOrders, PaymentProvider } from './provider';
 
 /** Tether's USDT contract on TRON mainnet: the only token we accept as payment. */
 export const USDT_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -68,17 +66,8 @@ export function pickOffset(used: ReadonlySet<number>, base: number, rand: (min: 
   return free.length ? free[rand(0, free.length)]! : rand(1, MAX_OFFSET + 1);
 }
 
-async function recentAmounts(db: Kysely<Database>, base: number, since: string): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('orders')
-    .select('pay_amount')
-    .where('pay_method', '=', 'usdt-trc20')
-    .where('pay_currency', '=', 'USDT')
-    .where('pay_amount', '>', base)
-    .where('pay_amount', '<=', base + MAX_OFFSET)
-    .where('created_at', '>=', since)
-    .execute();
-  return new Set(rows.map((r) => Number(r.pay_amount)));
+async function recentAmounts(orders: PaymentOrders, base: number, since: string): Promise<Set<number>> {
+  return new Set(await orders.payAmountsBetween({ method: 'usdt-trc20', currency: 'USDT', above: base, upTo: base + MAX_OFFSET, since }));
 }
 
 /**
@@ -96,16 +85,10 @@ export const usdtTrc20Provider: PaymentProvider = {
     const base = Number(order.amount) * 10 ** (USDT_DECIMALS - 2);
     const now = ctx.clock.now();
     for (let i = 0; i < ATTEMPTS; i++) {
-      const used = await recentAmounts(ctx.db, base, iso(new Date(now.getTime() - AMOUNT_QUIET)));
+      const used = await recentAmounts(ctx.orders, base, iso(new Date(now.getTime() - AMOUNT_QUIET)));
       const payAmount = base + pickOffset(used, base);
       try {
-        const res = await ctx.db
-          .updateTable('orders')
-          .set({ pay_amount: payAmount, pay_currency: 'USDT', updated_at: iso(now) })
-          .where('id', '=', order.id)
-          .where('status', '=', 'pending')
-          .executeTakeFirst();
-        if (res.numUpdatedRows !== 1n) throw new AppError('ORDER_NOT_PENDING', { status: order.status });
+        if (!(await ctx.orders.setPayAmount(order.id, payAmount, 'USDT', iso(now)))) throw new AppError('ORDER_NOT_PENDING', { status: order.status });
         return { payment: { type: 'address', network: 'TRC20', asset: 'USDT', address: ctx.config.settings.address!, amount: formatUsdt(payAmount) } };
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;

@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { ReviewReason } from '@resi/contract';
 import { type Clock, DAY, MINUTE, iso } from '../lib/clock';
-import type { Fulfilment, ReviewReason } from '../modules/orders/fulfilment';
-import type { PayConfigService } from '../modules/payments/pay-config-service';
+import type { PaymentOrders, PaymentRecorder, PaymentSettings } from './provider';
 import { DEFAULT_TRON_API, USDT_CONTRACT, USDT_DECIMALS, formatUsdt, tronAddressToHex } from './usdt-trc20';
 
 /** One entry of TronGrid's `GET /v1/accounts/{address}/transactions/trc20`. */
@@ -80,10 +78,10 @@ export class UsdtWatcher {
 
   constructor(
     private readonly d: {
-      db: Kysely<Database>;
       clock: Clock;
-      payConfigs: PayConfigService;
-      fulfilment: Fulfilment;
+      payConfigs: PaymentSettings;
+      fulfilment: PaymentRecorder;
+      orders: Pick<PaymentOrders, 'byPayAmount'>;
       log: { warn(obj: object, msg: string): void };
       fetch?: typeof fetch;
     },
@@ -156,7 +154,7 @@ export class UsdtWatcher {
     const txid = t.transaction_id.toLowerCase();
     if (this.failed.has(txid)) return;
     p.result.seen += 1;
-    if (await this.known(txid)) {
+    if (await this.d.fulfilment.isRecorded('usdt-trc20', txid)) {
       this.unsettled.delete(txid);
       return;
     }
@@ -173,11 +171,6 @@ export class UsdtWatcher {
     const outcome = await this.record(t, txid);
     if (outcome === 'credited') p.result.credited += 1;
     if (outcome === 'review') p.result.review += 1;
-  }
-
-  private async known(txid: string): Promise<boolean> {
-    const row = await this.d.db.selectFrom('payment_events').select('id').where('provider', '=', 'usdt-trc20').where('event_id', '=', txid).executeTakeFirst();
-    return Boolean(row);
   }
 
   /** The solidity node's word on a listed transfer: final and as listed, failed or not as listed, or not known yet. */
@@ -218,15 +211,12 @@ export class UsdtWatcher {
    */
   private async record(t: Trc20Transfer, txid: string) {
     const amount = Number(t.value);
-    const candidates = await this.d.db
-      .selectFrom('orders')
-      .select(['order_no', 'status', 'created_at'])
-      .where('pay_method', '=', 'usdt-trc20')
-      .where('pay_currency', '=', 'USDT')
-      .where('pay_amount', '=', amount)
-      .where('created_at', '>=', iso(new Date(this.d.clock.now().getTime() - MATCH_WINDOW)))
-      .orderBy('created_at', 'desc')
-      .execute();
+    const candidates = await this.d.orders.byPayAmount({
+      method: 'usdt-trc20',
+      currency: 'USDT',
+      amount,
+      since: iso(new Date(this.d.clock.now().getTime() - MATCH_WINDOW)),
+    });
     const existed = candidates.filter((o) => Date.parse(o.created_at) <= t.block_timestamp + CLOCK_SLACK);
     const match = existed.find((o) => o.status === 'pending') ?? existed[0];
     const problem: ReviewReason | undefined = !match && candidates[0] ? 'PAID_BEFORE_ORDER' : undefined;

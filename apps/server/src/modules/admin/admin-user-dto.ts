@@ -1,5 +1,5 @@
 import type { AdminUserDto } from '@resi/contract';
-import type { UserRow } from '../../http/types';
+import type { UserRow } from '../../db/rows';
 import { toUserDto } from '../auth/user-dto';
 
 export function toAdminUserDto(u: UserRow): AdminUserDto {

@@ -1,4 +1,4 @@
-import type { UserRow } from '../../http/types';
+import type { UserRow } from '../../db/rows';
 import type { CsvColumn } from '../exports/csv';
 
 /** Columns of the user list's CSV export (`/manage/user?token=`). */

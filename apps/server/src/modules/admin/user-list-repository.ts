@@ -2,7 +2,7 @@ import type { ManageUserQuery } from '@resi/contract';
 import type { Kysely } from 'kysely';
 import { containsText } from '../../db/like';
 import type { Database } from '../../db/schema';
-import type { UserRow } from '../../http/types';
+import type { UserRow } from '../../db/rows';
 
 export class UserListRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,8 +1,8 @@
 import type { ChangePassBody, Lang, LoginBody, MailPurpose, RegisterBody, ResetPassBody } from '@resi/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { AppError } from '../../http/errors';
-import type { UserRow } from '../../http/types';
+import { AppError } from '../../shared/errors';
+import type { UserRow } from '../../db/rows';
 import { type Clock, MINUTE, addMs, iso } from '../../lib/clock';
 import { DUMMY_PASSWORD_HASH, hashPassword, newInviteCode, verifyPassword } from '../../lib/secrets';
 import type { CaptchaService } from './captcha-service';

@@ -1,12 +1,13 @@
 import type { Lang, MailPurpose } from '@resi/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/db-errors';
 import type { Database } from '../../db/schema';
-import { AppError } from '../../http/errors';
-import { translator } from '../../http/i18n';
 import { type Clock, MINUTE, addMs, iso } from '../../lib/clock';
 import { digits, hmac, newToken, safeEqual } from '../../lib/secrets';
 import type { Mailer } from '../../mail/mailer';
+import { AppError } from '../../shared/errors';
+import { translator } from '../../shared/i18n';
+import { MailCodeRepository } from './mail-code-repository';
 
 export const MAIL_CODE_RULES = {
   ttl: 10 * MINUTE,
@@ -21,13 +22,17 @@ export const MAIL_CODE_RULES = {
  * Codes are kept as an HMAC (a plain hash of six digits is guessed offline in a millisecond).
  */
 export class MailCodeService {
+  private readonly codes: MailCodeRepository;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly secret: string,
     private readonly mailer: Mailer,
     private readonly appName: string,
-  ) {}
+  ) {
+    this.codes = new MailCodeRepository(db);
+  }
 
   /**
    * `notice`: the address may not use a code for this purpose (AuthService.sendMailCode). The request is
@@ -44,17 +49,9 @@ export class MailCodeService {
         // One live code per email and purpose: a new one retires the old. Not one younger than the resend
         // wait, though: that was committed by a send racing this one after the check above, and leaving it
         // live makes the insert below hit the unique index instead of quietly replacing it.
-        await trx
-          .updateTable('mail_codes')
-          .set({ consumed_at: iso(now) })
-          .where('email', '=', email)
-          .where('purpose', '=', purpose)
-          .where('consumed_at', 'is', null)
-          .where('created_at', '<=', iso(addMs(now, -MAIL_CODE_RULES.resendAfter)))
-          .execute();
-        await trx
-          .insertInto('mail_codes')
-          .values({
+        await this.codes.retire(email, purpose, iso(addMs(now, -MAIL_CODE_RULES.resendAfter)), iso(now), trx);
+        await this.codes.insert(
+          {
             email,
             purpose,
             code_hash: this.hash(email, purpose, code),
@@ -63,8 +60,9 @@ export class MailCodeService {
             created_at: iso(now),
             expires_at: iso(addMs(now, MAIL_CODE_RULES.ttl)),
             consumed_at: null,
-          })
-          .execute();
+          },
+          trx,
+        );
       });
     } catch (err) {
       // Another send for this email and purpose committed its code first: this one is a resend too soon.
@@ -88,57 +86,26 @@ export class MailCodeService {
    */
   async consume(email: string, purpose: MailPurpose, code: string): Promise<void> {
     const now = iso(this.clock.now());
-    const live = await this.db
-      .selectFrom('mail_codes')
-      .select(['id', 'code_hash', 'tries'])
-      .where('email', '=', email)
-      .where('purpose', '=', purpose)
-      .where('consumed_at', 'is', null)
-      .where('expires_at', '>', now)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
+    const live = await this.codes.findLive(email, purpose, now);
     if (!live || live.tries >= MAIL_CODE_RULES.maxTries) throw new AppError('MAIL_CODE_INVALID');
     if (!safeEqual(this.hash(email, purpose, code), live.code_hash)) {
-      await this.db.updateTable('mail_codes').set((eb) => ({ tries: eb('tries', '+', 1) })).where('id', '=', live.id).execute();
+      await this.codes.addTry(live.id);
       throw new AppError('MAIL_CODE_INVALID');
     }
-    const used = await this.db
-      .updateTable('mail_codes')
-      .set({ consumed_at: now })
-      .where('id', '=', live.id)
-      .where('consumed_at', 'is', null)
-      .where('tries', '<', MAIL_CODE_RULES.maxTries)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw new AppError('MAIL_CODE_INVALID');
+    if (!(await this.codes.consume(live.id, now, MAIL_CODE_RULES.maxTries))) throw new AppError('MAIL_CODE_INVALID');
   }
 
   /** Resend after 60 s, at most 5 codes per email and 20 per IP an hour. */
-  private async assertMaySend(trx: Kysely<Database>, email: string, purpose: MailPurpose, ip: string | null, now: Date): Promise<void> {
-    const last = await trx
-      .selectFrom('mail_codes')
-      .select('created_at')
-      .where('email', '=', email)
-      .where('purpose', '=', purpose)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
+  private async assertMaySend(trx: Transaction<Database>, email: string, purpose: MailPurpose, ip: string | null, now: Date): Promise<void> {
+    const last = await this.codes.lastSentAt(email, purpose, trx);
     if (last) {
-      const wait = Date.parse(last.created_at) + MAIL_CODE_RULES.resendAfter - now.getTime();
+      const wait = Date.parse(last) + MAIL_CODE_RULES.resendAfter - now.getTime();
       if (wait > 0) throw new AppError('MAIL_CODE_TOO_SOON', { seconds: Math.ceil(wait / 1000) });
     }
     const hourAgo = iso(addMs(now, -60 * MINUTE));
-    const byEmail = await this.countSince(trx, 'email', email, hourAgo);
-    const byIp = ip ? await this.countSince(trx, 'ip', ip, hourAgo) : 0;
+    const byEmail = await this.codes.countSince('email', email, hourAgo, trx);
+    const byIp = ip ? await this.codes.countSince('ip', ip, hourAgo, trx) : 0;
     if (byEmail >= MAIL_CODE_RULES.perEmailPerHour || byIp >= MAIL_CODE_RULES.perIpPerHour) throw new AppError('MAIL_CODE_TOO_MANY');
-  }
-
-  private async countSince(trx: Kysely<Database>, column: 'email' | 'ip', value: string, since: string): Promise<number> {
-    const row = await trx
-      .selectFrom('mail_codes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(column, '=', value)
-      .where('created_at', '>', since)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
   }
 
   private hash(email: string, purpose: string, code: string): string {

@@ -14,7 +14,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentAuth, currentSession } from '../../http/access-guard';
+import { currentAuth, currentSession } from '../../shared/request-context';
 import type { AuthService, ClientMeta } from './auth-service';
 import type { CaptchaService } from './captcha-service';
 import type { MailCodeService } from './mail-code-service';

@@ -1,5 +1,5 @@
 import type { UserDto } from '@resi/contract';
-import type { UserRow } from '../../http/types';
+import type { UserRow } from '../../db/rows';
 
 export function toUserDto(u: UserRow): UserDto {
   return {

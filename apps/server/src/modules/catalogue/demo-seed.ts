@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { type Clock, iso } from '../../lib/clock';
+import { DemoSeedRepository } from './demo-seed-repository';
 
 const GB = 1024 ** 3;
 
@@ -10,33 +11,32 @@ const GB = 1024 ** 3;
  */
 export async function seedDemoCatalogue(db: Kysely<Database>, clock: Clock, currency: string, production = false): Promise<boolean> {
   const now = iso(clock.now());
+  const seed = new DemoSeedRepository(db);
   return db.transaction().execute(async (trx) => {
-    if (!(await claimDemoSeed(trx, now))) return false;
+    if (!(await claimDemoSeed(seed, trx, now))) return false;
     const pkgs = [
       ['Starter 1 GB', '入门 1 GB', '入門 1 GB', 1, 300, 30, null],
       ['Basic 10 GB', '基础 10 GB', '基礎 10 GB', 10, 2500, 30, 'popular'],
       ['Pro 50 GB', '专业 50 GB', '專業 50 GB', 50, 10000, 60, 'best-value'],
       ['Business 200 GB', '企业 200 GB', '企業 200 GB', 200, 35000, 90, null],
     ] as const;
-    await trx
-      .insertInto('packages')
-      .values(
-        pkgs.map(([en, cn, tw, gb, price, days, badge], i) => ({
-          name_en: en,
-          name_zh_cn: cn,
-          name_zh: tw,
-          bytes: gb * GB,
-          price,
-          currency,
-          validity_days: days,
-          badge,
-          sort: i,
-          enabled: 1,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
+    await seed.addPackages(
+      pkgs.map(([en, cn, tw, gb, price, days, badge], i) => ({
+        name_en: en,
+        name_zh_cn: cn,
+        name_zh: tw,
+        bytes: gb * GB,
+        price,
+        currency,
+        validity_days: days,
+        badge,
+        sort: i,
+        enabled: 1,
+        created_at: now,
+        updated_at: now,
+      })),
+      trx,
+    );
     const regions = [
       ['US', null, null, 'United States', '美国', '美國'],
       ['US', 'ca', null, 'California', '加利福尼亚', '加利福尼亞'],
@@ -47,43 +47,33 @@ export async function seedDemoCatalogue(db: Kysely<Database>, clock: Clock, curr
       ['JP', null, null, 'Japan', '日本', '日本'],
       ['SG', null, null, 'Singapore', '新加坡', '新加坡'],
     ] as const;
-    await trx
-      .insertInto('regions')
-      .values(regions.map(([country, state, city, en, cn, tw], i) => ({ country, state, city, name_en: en, name_zh_cn: cn, name_zh: tw, pool_size: 0, sort: i, enabled: 1 })))
-      .execute();
+    await seed.addRegions(
+      regions.map(([country, state, city, en, cn, tw], i) => ({ country, state, city, name_en: en, name_zh_cn: cn, name_zh: tw, pool_size: 0, sort: i, enabled: 1 })),
+      trx,
+    );
     const staticRegions = [
       ['US', 'losangeles', 'Los Angeles', '洛杉矶', '洛杉磯'],
       ['JP', 'tokyo', 'Tokyo', '东京', '東京'],
       ['SG', null, 'Singapore', '新加坡', '新加坡'],
     ] as const;
-    const sr = await trx
-      .insertInto('static_regions')
-      .values(staticRegions.map(([country, city, en, cn, tw], i) => ({ country, city, name_en: en, name_zh_cn: cn, name_zh: tw, sort: i, enabled: 1 })))
-      .returning('id')
-      .execute();
+    const sr = await seed.addStaticRegions(
+      staticRegions.map(([country, city, en, cn, tw], i) => ({ country, city, name_en: en, name_zh_cn: cn, name_zh: tw, sort: i, enabled: 1 })),
+      trx,
+    );
     const businesses = [
       ['ecommerce', 'E-commerce', '电商', '電商'],
       ['social', 'Social media', '社交媒体', '社群媒體'],
     ] as const;
-    const bz = await trx
-      .insertInto('businesses')
-      .values(businesses.map(([code, en, cn, tw], i) => ({ code, name_en: en, name_zh_cn: cn, name_zh: tw, sort: i, enabled: 1 })))
-      .returning('id')
-      .execute();
-    const prices = sr.flatMap((r) => bz.flatMap((b) => [30, 90].map((days) => ({ region_id: r.id, business_id: b.id, days, price: days === 30 ? 500 : 1350, currency }))));
-    await trx.insertInto('static_prices').values(prices).execute();
+    const bz = await seed.addBusinesses(
+      businesses.map(([code, en, cn, tw], i) => ({ code, name_en: en, name_zh_cn: cn, name_zh: tw, sort: i, enabled: 1 })),
+      trx,
+    );
+    const prices = sr.flatMap((regionId) => bz.flatMap((businessId) => [30, 90].map((days) => ({ region_id: regionId, business_id: businessId, days, price: days === 30 ? 500 : 1350, currency }))));
+    await seed.addStaticPrices(prices, trx);
     // `npm start` carries real traffic: the gateway host itself is the exit until an operator adds supply.
     // Never in production (DEMO_DATA=on there): direct egress is a demo setting.
-    await trx
-      .insertInto('settings')
-      .values({ key: 'gateway.supply', value: JSON.stringify({ template: '', directEgress: !production }), updated_at: now })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    await trx
-      .insertInto('pay_configs')
-      .values({ method: 'sandbox', enabled: 1, settings: '{}', secrets: null, updated_at: now })
-      .onConflict((oc) => oc.column('method').doNothing())
-      .execute();
+    await seed.addSettingOnce('gateway.supply', JSON.stringify({ template: '', directEgress: !production }), now, trx);
+    await seed.addPayConfigOnce({ method: 'sandbox', enabled: 1, settings: '{}', secrets: null, updated_at: now }, trx);
     return true;
   });
 }
@@ -97,15 +87,7 @@ export const DEMO_SEEDED_KEY = 'demo.seeded';
  * later emptied is never filled again. A store that already has a catalogue (filled by hand, or seeded
  * before the marker existed) gets the marker and no demo.
  */
-async function claimDemoSeed(trx: Kysely<Database>, now: string): Promise<boolean> {
-  const claimed = await trx
-    .insertInto('settings')
-    .values({ key: DEMO_SEEDED_KEY, value: JSON.stringify({ at: now }), updated_at: now })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .executeTakeFirst();
-  if (Number(claimed.numInsertedOrUpdatedRows ?? 0n) !== 1) return false;
-  for (const table of ['packages', 'regions', 'static_regions', 'businesses'] as const) {
-    if (await trx.selectFrom(table).select('id').limit(1).executeTakeFirst()) return false;
-  }
-  return true;
+async function claimDemoSeed(seed: DemoSeedRepository, trx: Transaction<Database>, now: string): Promise<boolean> {
+  if (!(await seed.addSettingOnce(DEMO_SEEDED_KEY, JSON.stringify({ at: now }), now, trx))) return false;
+  return seed.catalogueIsEmpty(trx);
 }

@@ -1,7 +1,7 @@
 import type { Lang } from '@resi/contract';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 
 /** One column of an export: its header is `csv.<export name>.<key>` in the server catalogues. */
 export interface CsvColumn<T> {

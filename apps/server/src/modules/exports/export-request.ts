@@ -1,11 +1,9 @@
 import { normalizeLang } from '@resi/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
-import { AppError } from '../../http/errors';
-import { translator } from '../../http/i18n';
 import type { Clock } from '../../lib/clock';
-import { AuditLog } from '../audit/audit-log';
+import { AppError } from '../../shared/errors';
+import { translator } from '../../shared/i18n';
+import type { AuditLogRepository } from '../audit/audit-log-repository';
 import type { ExportTicketService } from './export-tickets';
 
 /** What an export URL adds to a list's filters (spec §7): the ticket, the file's language, and the key the spec drops. */
@@ -37,8 +35,7 @@ export const fileStamp = (d: Date): string => d.toISOString().slice(0, 19).repla
  * applies the route's access policy exactly as for a session. `token` is only ever looked up as a ticket,
  * so a session token in a URL signs nothing in; on other routes it is not read at all.
  */
-export function registerExportRequests(app: FastifyInstance, tickets: ExportTicketService, clock: Clock, db: Kysely<Database>): void {
-  const audit = new AuditLog(clock);
+export function registerExportRequests(app: FastifyInstance, tickets: ExportTicketService, clock: Clock, audit: AuditLogRepository): void {
   app.decorateRequest('csvExport', null);
   app.addHook('onRequest', async (request) => {
     const name = request.routeOptions.config?.export;
@@ -63,7 +60,7 @@ export function registerExportRequests(app: FastifyInstance, tickets: ExportTick
     if (!file || file.rows === undefined || reply.statusCode !== 200 || !request.auth) return payload;
     // Paging is ignored by an export, so it is not a filter worth recording.
     const { page: _page, pageSize: _pageSize, ...filters } = (request.query ?? {}) as Record<string, unknown>;
-    await audit.write(db, {
+    await audit.write({
       actorId: request.auth.user.id,
       action: `export.${file.name}`,
       target: `export:${file.name}`,

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { UserRow } from '../../db/rows';
 import type { Database } from '../../db/schema';
-import type { UserRow } from '../../http/types';
 import { type Clock, addMs, iso } from '../../lib/clock';
 import { newToken, sha256 } from '../../lib/secrets';
+import { UserRepository } from '../auth/user-repository';
+import { ExportTicketRepository } from './export-ticket-repository';
 
 /** A ticket lives long enough for the new tab to open, and no longer (DESIGN §3 Exports). */
 export const EXPORT_TICKET_TTL_MS = 60_000;
@@ -12,20 +14,23 @@ export const EXPORT_TICKET_TTL_MS = 60_000;
  * can be sent. Like session tokens they are 32 random bytes of which only the SHA-256 is stored.
  */
 export class ExportTicketService {
+  private readonly tickets: ExportTicketRepository;
+  private readonly users: UserRepository;
+
   constructor(
-    private readonly db: Kysely<Database>,
+    db: Kysely<Database>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.tickets = new ExportTicketRepository(db);
+    this.users = new UserRepository(db);
+  }
 
   async issue(userId: number, sessionId: number): Promise<string> {
     const ticket = newToken();
     const now = this.clock.now();
     // Expired tickets are worthless: each new one sweeps them away, so the table stays a handful of rows.
-    await this.db.deleteFrom('export_tickets').where('expires_at', '<=', iso(now)).execute();
-    await this.db
-      .insertInto('export_tickets')
-      .values({ ticket_hash: sha256(ticket), user_id: userId, session_id: sessionId, expires_at: iso(addMs(now, EXPORT_TICKET_TTL_MS)), used_at: null })
-      .execute();
+    await this.tickets.removeExpired(iso(now));
+    await this.tickets.insert({ ticket_hash: sha256(ticket), user_id: userId, session_id: sessionId, expires_at: iso(addMs(now, EXPORT_TICKET_TTL_MS)), used_at: null });
     return ticket;
   }
 
@@ -36,19 +41,9 @@ export class ExportTicketService {
    */
   async redeem(ticket: string): Promise<UserRow | null> {
     const now = iso(this.clock.now());
-    const spent = await this.db
-      .updateTable('export_tickets')
-      .set({ used_at: now })
-      .where('ticket_hash', '=', sha256(ticket))
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .where((eb) =>
-        eb.exists(eb.selectFrom('sessions').select('sessions.id').whereRef('sessions.id', '=', 'export_tickets.session_id').where('sessions.expires_at', '>', now)),
-      )
-      .returning('user_id')
-      .executeTakeFirst();
-    if (!spent) return null;
-    const user = await this.db.selectFrom('users').selectAll().where('id', '=', spent.user_id).executeTakeFirst();
+    const userId = await this.tickets.spend(sha256(ticket), now);
+    if (userId === undefined) return null;
+    const user = await this.users.findById(userId);
     return user?.status === 'active' ? user : null;
   }
 }

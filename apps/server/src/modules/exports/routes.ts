@@ -1,6 +1,6 @@
 import { emptyBody, envelope, errorBody, exportTicketResponse } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { currentSession } from '../../http/access-guard';
+import { currentSession } from '../../shared/request-context';
 import type { ExportTicketService } from './export-tickets';
 
 /**

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { type Clock, iso } from '../../lib/clock';
 import { type JobRuns, untrackedJobs } from '../../lib/job-runs';
+import { OrderRepository } from './order-repository';
 
 const EVERY_MS = 30_000;
 
@@ -21,14 +22,7 @@ export function scheduleOrderExpiry(app: FastifyInstance, db: Kysely<Database>, 
   app.addHook('onClose', async () => clearInterval(timer));
 }
 
-/**
- * Unpaid orders past their time (or just the order `onlyId`): one conditional update, harmless when
- * several processes run it.
- */
-export async function expireDueOrders(db: Kysely<Database>, clock: Clock, onlyId?: number): Promise<number> {
-  const now = iso(clock.now());
-  let q = db.updateTable('orders').set({ status: 'expired', updated_at: now }).where('status', '=', 'pending').where('expires_at', '<=', now);
-  if (onlyId !== undefined) q = q.where('id', '=', onlyId);
-  const res = await q.executeTakeFirst();
-  return Number(res.numUpdatedRows);
+/** Unpaid orders past their time (or just the order `onlyId`) marked expired; answers how many. */
+export function expireDueOrders(db: Kysely<Database>, clock: Clock, onlyId?: number): Promise<number> {
+  return new OrderRepository(db).expireDue(iso(clock.now()), onlyId);
 }

@@ -4,8 +4,9 @@ import { balance, buy, configureMethod, seedCatalogue, signedIn } from '../../..
 import { recordFigure } from '../../../test/security-figures';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { MINUTE } from '../../lib/clock';
-import { AuditLog } from '../audit/audit-log';
-import { Fulfilment, type ProviderEvent } from './fulfilment';
+import { AuditLogRepository } from '../audit/audit-log-repository';
+import type { ProviderEvent } from '../../payments/provider';
+import { Fulfilment } from './fulfilment';
 
 const GB = 1024 ** 3;
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -37,7 +38,7 @@ describe.each(DIALECTS)('exactly-once fulfilment on %s', (dialect) => {
     await seedCatalogue(t);
     admin = await signedIn(t, 'admin');
     await configureMethod(t, admin.token, 'manual', { instructionsEn: 'Pay by bank transfer' });
-    fulfilment = new Fulfilment(t.db.db, t.clock, new AuditLog(t.clock));
+    fulfilment = new Fulfilment(t.db.db, t.clock, new AuditLogRepository(t.db.db, t.clock));
   });
   afterAll(() => t.close());
 

@@ -1,29 +1,13 @@
 import type { PaidBy, PayMethod, ReviewReason } from '@resi/contract';
 import type { Kysely, Transaction } from 'kysely';
+import { type OrderRow, orderItems } from '../../db/rows';
 import type { Database } from '../../db/schema';
 import { type Clock, DAY, addMs, iso } from '../../lib/clock';
-import type { AuditLog } from '../audit/audit-log';
-import { type OrderRow, orderItems } from './order-dto';
-
-/** A payment as a provider reported it, after its signature or source was verified. */
-export interface ProviderEvent {
-  provider: PayMethod;
-  /** The provider's own id of this payment (transaction id, event id): each is acted on once. */
-  eventId: string;
-  orderNo: string | null;
-  /** In the provider's unit, compared with the order's pay_amount and pay_currency. */
-  amount: number;
-  currency: string;
-  /** The amount as the provider wrote it, for people reading the review list. */
-  display: string;
-  by: PaidBy;
-  payload?: unknown;
-  /** Set by an adapter when a verified payment is not ours to credit (paid to another merchant account, sent before its order existed). */
-  problem?: ReviewReason;
-}
-
-// The contract's list, so the console translates every reason the server can write.
-export type { ReviewReason };
+import type { PaymentRecorder, ProviderEvent } from '../../payments/provider';
+import type { AuditLogRepository } from '../audit/audit-log-repository';
+import { TrafficRepository } from '../traffic/traffic-repository';
+import { OrderRepository } from './order-repository';
+import { PaymentEventRepository } from './payment-event-repository';
 
 export type EventOutcome =
   | { result: 'credited'; order: OrderRow }
@@ -43,24 +27,36 @@ export interface MarkPaidOptions {
  * conditional update and credits the order in the same transaction. Whoever comes second — a replayed
  * webhook, the poll, a second admin click — changes no row and gets the order as it now is.
  */
-export class Fulfilment {
+export class Fulfilment implements PaymentRecorder {
+  private readonly orders: OrderRepository;
+  private readonly events: PaymentEventRepository;
+  private readonly grants: TrafficRepository;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    private readonly audit: AuditLog,
-  ) {}
+    private readonly audit: AuditLogRepository,
+  ) {
+    this.orders = new OrderRepository(db);
+    this.events = new PaymentEventRepository(db);
+    this.grants = new TrafficRepository(db);
+  }
 
   async markPaid(orderNo: string, opts: MarkPaidOptions): Promise<{ credited: boolean; order: OrderRow | undefined }> {
     return this.db.transaction().execute((trx) => this.markPaidIn(trx, orderNo, opts));
+  }
+
+  /** Whether this provider's event was recorded already (the USDT watcher skips those). */
+  isRecorded(provider: PayMethod, eventId: string): Promise<boolean> {
+    return this.events.exists(provider, eventId);
   }
 
   /** Records a verified provider event once and, when it matches its open order exactly, pays the order. */
   async recordEvent(ev: ProviderEvent): Promise<EventOutcome> {
     return this.db.transaction().execute(async (trx) => {
       const now = iso(this.clock.now());
-      const inserted = await trx
-        .insertInto('payment_events')
-        .values({
+      const eventId = await this.events.insertOnce(
+        {
           provider: ev.provider,
           event_id: ev.eventId,
           order_no: ev.orderNo,
@@ -71,27 +67,26 @@ export class Fulfilment {
           review_status: null,
           payload: ev.payload === undefined ? null : JSON.stringify(ev.payload),
           created_at: now,
-        })
-        .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      const order = ev.orderNo ? await this.findOrder(trx, ev.orderNo) : undefined;
-      if (!inserted) return { result: 'duplicate', order };
+        },
+        trx,
+      );
+      const order = ev.orderNo ? await this.orders.find(ev.orderNo, trx) : undefined;
+      if (eventId === undefined) return { result: 'duplicate', order };
 
       const reason = this.mismatch(ev, order, now);
       if (reason || !order) {
         const r = reason ?? 'ORDER_UNKNOWN';
-        await trx.updateTable('payment_events').set({ result: 'review', reason: r, review_status: 'open' }).where('id', '=', inserted.id).execute();
+        await this.events.setOutcome(eventId, { result: 'review', reason: r, review_status: 'open' }, trx);
         return { result: 'review', reason: r, order };
       }
       const paid = await this.markPaidIn(trx, order.order_no, { by: ev.by, providerRef: ev.eventId });
       if (!paid.credited) {
         // Lost a race with another path that paid or expired it a moment ago.
         const r: ReviewReason = paid.order?.status === 'paid' ? 'ALREADY_PAID' : 'ORDER_NOT_PENDING';
-        await trx.updateTable('payment_events').set({ result: 'review', reason: r, review_status: 'open' }).where('id', '=', inserted.id).execute();
+        await this.events.setOutcome(eventId, { result: 'review', reason: r, review_status: 'open' }, trx);
         return { result: 'review', reason: r, order: paid.order };
       }
-      await trx.updateTable('payment_events').set({ result: 'credited' }).where('id', '=', inserted.id).execute();
+      await this.events.setOutcome(eventId, { result: 'credited' }, trx);
       return { result: 'credited', order: paid.order! };
     });
   }
@@ -107,36 +102,26 @@ export class Fulfilment {
     return null;
   }
 
-  private findOrder(db: Kysely<Database>, orderNo: string): Promise<OrderRow | undefined> {
-    return db.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
-  }
-
   async markPaidIn(trx: Transaction<Database>, orderNo: string, opts: MarkPaidOptions) {
     const now = this.clock.now();
-    const nowIso = iso(now);
-    const before = await this.findOrder(trx, orderNo);
-    let update = trx
-      .updateTable('orders')
-      .set({ status: 'paid', paid_at: nowIso, paid_by: opts.by, updated_at: nowIso })
-      .where('order_no', '=', orderNo);
-    if (opts.providerRef) update = update.set({ provider_ref: opts.providerRef });
-    update = opts.allowExpired
-      ? update.where('status', 'in', ['pending', 'expired'])
-      : update.where('status', '=', 'pending').where('expires_at', '>', nowIso);
-    const { numUpdatedRows } = await update.executeTakeFirst();
-    const order = await this.findOrder(trx, orderNo);
-    if (numUpdatedRows !== 1n || !order) return { credited: false, order };
+    const before = await this.orders.find(orderNo, trx);
+    const changed = await this.orders.markPaid(orderNo, { at: iso(now), by: opts.by, providerRef: opts.providerRef, allowExpired: opts.allowExpired }, trx);
+    const order = await this.orders.find(orderNo, trx);
+    if (!changed || !order) return { credited: false, order };
 
     await this.credit(trx, order, now);
     if (opts.actor) {
-      await this.audit.write(trx, {
-        actorId: opts.actor.id,
-        action: 'order.verify',
-        target: `order:${orderNo}`,
-        before: { status: before?.status },
-        after: { status: order.status, paidBy: order.paid_by },
-        ip: opts.actor.ip,
-      });
+      await this.audit.write(
+        {
+          actorId: opts.actor.id,
+          action: 'order.verify',
+          target: `order:${orderNo}`,
+          before: { status: before?.status },
+          after: { status: order.status, paidBy: order.paid_by },
+          ip: opts.actor.ip,
+        },
+        trx,
+      );
     }
     return { credited: true, order };
   }
@@ -147,9 +132,6 @@ export class Fulfilment {
     if (traffic.length === 0) return;
     const bytes = traffic.reduce((sum, i) => sum + i.bytes * i.quantity, 0);
     const days = Math.max(...traffic.map((i) => i.validityDays));
-    await trx
-      .insertInto('traffic_grants')
-      .values({ user_id: order.user_id, order_id: order.id, bytes, expires_at: iso(addMs(now, days * DAY)), created_at: iso(now) })
-      .execute();
+    await this.grants.addGrant({ user_id: order.user_id, order_id: order.id, bytes, expires_at: iso(addMs(now, days * DAY)), created_at: iso(now) }, trx);
   }
 }

@@ -1,6 +1,6 @@
 import type { CsvColumn } from '../exports/csv';
 import { decimalAmount } from '../exports/csv';
-import { type OrderRow, orderItems } from './order-dto';
+import { type OrderRow, orderItems } from '../../db/rows';
 
 /** Columns of the order desk's CSV export (`/manage/order?token=`); codes stay codes so filters in a sheet work. */
 export const orderCsvColumns: CsvColumn<OrderRow & { user_email: string }>[] = [

@@ -1,10 +1,5 @@
-import type { AdminOrderDto, OrderDto, OrderItemDto, PaidBy, PayMethod, PaymentInstruction } from '@resi/contract';
-import type { Selectable } from 'kysely';
-import type { OrderTable } from '../../db/schema';
-
-export type OrderRow = Selectable<OrderTable>;
-
-export const orderItems = (o: OrderRow): OrderItemDto[] => JSON.parse(o.items) as OrderItemDto[];
+import type { AdminOrderDto, OrderDto, PaidBy, PayMethod, PaymentInstruction } from '@resi/contract';
+import { type OrderRow, orderItems } from '../../db/rows';
 
 export function toOrderDto(o: OrderRow): OrderDto {
   return {

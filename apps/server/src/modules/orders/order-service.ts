@@ -1,23 +1,27 @@
-import { type BuyDynamicBody, type Lang, ORDER_TTL_MINUTES, type OrderItemDto, type PayMethod, type RechargeBody } from '@resi/contract';
+import { type BuyDynamicBody, type Lang, ORDER_TTL_MINUTES, type OrderItemDto, type PayMethod, type RechargeBody, type intentionBody } from '@resi/contract';
 import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { OrderRow } from '../../db/rows';
 import type { Database } from '../../db/schema';
-import { AppError } from '../../http/errors';
 import { type Clock, MINUTE, addMs, iso } from '../../lib/clock';
 import type { PaymentProvider, ProviderContext } from '../../payments/provider';
-import type { AuditLog } from '../audit/audit-log';
+import { AppError } from '../../shared/errors';
+import type { AuditLogRepository } from '../audit/audit-log-repository';
+import { UserRepository } from '../auth/user-repository';
+import { CatalogueRepository } from '../catalogue/catalogue-repository';
 import { toLocalized } from '../catalogue/catalogue-dto';
 import type { PayConfigService } from '../payments/pay-config-service';
 import { TrafficRepository } from '../traffic/traffic-repository';
-import { expireDueOrders } from './expiry-job';
 import type { Fulfilment } from './fulfilment';
-import type { OrderRow } from './order-dto';
+import { IntentionLogRepository } from './intention-log-repository';
 import { newOrderNo } from './order-no';
+import { OrderRepository } from './order-repository';
 import { assertMayOpenOrder } from './open-order-cap';
 
 export interface OrderServiceDeps {
   db: Kysely<Database>;
   clock: Clock;
-  audit: AuditLog;
+  audit: AuditLogRepository;
   fulfilment: Fulfilment;
   payConfigs: PayConfigService;
   providers: Map<PayMethod, PaymentProvider>;
@@ -28,13 +32,28 @@ export interface OrderServiceDeps {
   log: { error(obj: object, msg: string): void };
 }
 
+/** An order with its owner's email, as the admin desk shows it. */
+export type AdminOrderRow = OrderRow & { user_email: string };
+
 export class OrderService {
-  constructor(private readonly d: OrderServiceDeps) {}
+  private readonly orders: OrderRepository;
+  private readonly users: UserRepository;
+  private readonly catalogue: CatalogueRepository;
+  private readonly traffic: TrafficRepository;
+  private readonly intentions: IntentionLogRepository;
+
+  constructor(private readonly d: OrderServiceDeps) {
+    this.orders = new OrderRepository(d.db);
+    this.users = new UserRepository(d.db);
+    this.catalogue = new CatalogueRepository(d.db);
+    this.traffic = new TrafficRepository(d.db);
+    this.intentions = new IntentionLogRepository(d.db);
+  }
 
   /** `POST /buy/dynamic`: the price is snapshotted into the order; the provider says how to pay it. */
   async buyDynamic(userId: number, body: BuyDynamicBody, lang: Lang): Promise<OrderRow> {
     const { db, clock } = this.d;
-    const pkg = await db.selectFrom('packages').selectAll().where('id', '=', body.goodsId).where('enabled', '=', 1).executeTakeFirst();
+    const pkg = await this.catalogue.findEnabledPackage(body.goodsId);
     if (!pkg) throw new AppError('GOODS_UNKNOWN');
     const { provider, config } = await this.offeredProvider(body.payMethod);
     const item: OrderItemDto = {
@@ -47,10 +66,9 @@ export class OrderService {
     };
     const now = clock.now();
     const order = await db.transaction().execute(async (trx) => {
-      await assertMayOpenOrder(trx, userId, iso(now));
-      return trx
-        .insertInto('orders')
-        .values({
+      await assertMayOpenOrder(this.orders, userId, iso(now), trx);
+      return this.orders.insert(
+        {
           order_no: newOrderNo('dynamic', now),
           user_id: userId,
           kind: 'dynamic',
@@ -70,9 +88,9 @@ export class OrderService {
           paid_at: null,
           created_at: iso(now),
           updated_at: iso(now),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+        },
+        trx,
+      );
     });
     return this.startPayment(order, provider, { ...this.base(lang), config });
   }
@@ -82,7 +100,7 @@ export class OrderService {
     let order = await this.ownOrder(userId, orderNo);
     if (order.status === 'pending' && order.expires_at <= iso(this.d.clock.now())) {
       // Only this order: the job expires the others; a customer's poll must not do everyone's work.
-      await expireDueOrders(this.d.db, this.d.clock, order.id);
+      await this.orders.expireDue(iso(this.d.clock.now()), order.id);
       order = await this.ownOrder(userId, orderNo);
     }
     const provider = order.pay_method ? this.d.providers.get(order.pay_method as PayMethod) : undefined;
@@ -95,26 +113,37 @@ export class OrderService {
   }
 
   /** The sandbox's "fail" button, and a customer abandoning an order: only a pending order can be cancelled. */
-  async cancel(orderNo: string): Promise<boolean> {
-    const now = iso(this.d.clock.now());
-    const res = await this.d.db
-      .updateTable('orders')
-      .set({ status: 'cancelled', updated_at: now })
-      .where('order_no', '=', orderNo)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    return res.numUpdatedRows === 1n;
+  cancel(orderNo: string): Promise<boolean> {
+    return this.orders.cancelPending(orderNo, iso(this.d.clock.now()));
   }
 
   /** An order by number for pages that are not the owner's API (the sandbox page): no owner check. */
   findForPage(orderNo: string): Promise<OrderRow | undefined> {
-    return this.d.db.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+    return this.orders.find(orderNo);
+  }
+
+  /** `POST /logs/intention-purchase`: what a customer was about to buy. */
+  async logIntention(userId: number, body: z.infer<typeof intentionBody>): Promise<void> {
+    await this.intentions.add({ user_id: userId, kind: body.kind, goods_id: body.goodsId ?? null, pay_method: body.payMethod ?? null, created_at: iso(this.d.clock.now()) });
+  }
+
+  /**
+   * `POST /manage/order-verify`: an admin confirms a payment by hand. An order paid by someone else a moment
+   * ago is what the admin wanted, so it is answered as it is (`credited: false`).
+   */
+  async verify(orderNo: string, actor: { id: number; ip: string | null }): Promise<{ credited: boolean; order: AdminOrderRow }> {
+    const res = await this.d.fulfilment.markPaid(orderNo, { by: 'admin', allowExpired: true, actor });
+    if (!res.order) throw new AppError('NOT_FOUND');
+    if (!res.credited && res.order.status !== 'paid') throw new AppError('ORDER_NOT_PENDING', { status: res.order.status });
+    const owner = await this.users.findById(res.order.user_id);
+    if (!owner) throw new Error(`order ${orderNo} has no owner`);
+    return { credited: res.credited, order: { ...res.order, user_email: owner.email } };
   }
 
   /** `POST /manage/recharge`: traffic credited by hand, recorded as a paid order of kind manual-recharge. */
-  async recharge(body: RechargeBody, actor: { id: number; ip: string | null }): Promise<OrderRow> {
+  async recharge(body: RechargeBody, actor: { id: number; ip: string | null }): Promise<AdminOrderRow> {
     const { db, clock, audit, fulfilment } = this.d;
-    const user = await db.selectFrom('users').select(['id', 'email']).where('id', '=', body.userId).executeTakeFirst();
+    const user = await this.users.findById(body.userId);
     if (!user) throw new AppError('USER_UNKNOWN');
     const now = clock.now();
     const item: OrderItemDto = {
@@ -126,10 +155,9 @@ export class OrderService {
       unitPrice: 0,
     };
     return db.transaction().execute(async (trx) => {
-      const balanceBefore = await balanceOf(trx, user.id, now);
-      const order = await trx
-        .insertInto('orders')
-        .values({
+      const balanceBefore = await this.traffic.balance(user.id, iso(now), trx);
+      const order = await this.orders.insert(
+        {
           order_no: newOrderNo('manual-recharge', now),
           user_id: user.id,
           kind: 'manual-recharge',
@@ -149,19 +177,22 @@ export class OrderService {
           paid_at: null,
           created_at: iso(now),
           updated_at: iso(now),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+        },
+        trx,
+      );
       const paid = await fulfilment.markPaidIn(trx, order.order_no, { by: 'admin' });
-      await audit.write(trx, {
-        actorId: actor.id,
-        action: 'user.recharge',
-        target: `user:${user.id}`,
-        before: { balanceBytes: balanceBefore },
-        after: { orderNo: order.order_no, bytes: body.bytes, validityDays: body.validityDays, note: body.note, balanceBytes: await balanceOf(trx, user.id, now) },
-        ip: actor.ip,
-      });
-      return paid.order!;
+      await audit.write(
+        {
+          actorId: actor.id,
+          action: 'user.recharge',
+          target: `user:${user.id}`,
+          before: { balanceBytes: balanceBefore },
+          after: { orderNo: order.order_no, bytes: body.bytes, validityDays: body.validityDays, note: body.note, balanceBytes: await this.traffic.balance(user.id, iso(now), trx) },
+          ip: actor.ip,
+        },
+        trx,
+      );
+      return { ...paid.order!, user_email: user.email };
     });
   }
 
@@ -170,8 +201,8 @@ export class OrderService {
   }
 
   private base(lang: Lang): Omit<ProviderContext, 'config'> {
-    const { db, clock, publicUrl, production } = this.d;
-    return { db, clock, publicUrl, production, lang };
+    const { clock, publicUrl, production } = this.d;
+    return { orders: this.orders, clock, publicUrl, production, lang };
   }
 
   private async offeredProvider(method: PayMethod) {
@@ -184,12 +215,7 @@ export class OrderService {
   private async startPayment(order: OrderRow, provider: PaymentProvider, ctx: ProviderContext): Promise<OrderRow> {
     try {
       const started = await provider.start(order, ctx);
-      return await this.d.db
-        .updateTable('orders')
-        .set({ payment: JSON.stringify(started.payment), provider_ref: started.providerRef ?? null, updated_at: iso(this.d.clock.now()) })
-        .where('id', '=', order.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      return await this.orders.setPayment(order.id, { instruction: JSON.stringify(started.payment), providerRef: started.providerRef ?? null, now: iso(this.d.clock.now()) });
     } catch (err) {
       // No way to pay it: the order must not sit there holding a unique amount or stock.
       await this.cancel(order.order_no);
@@ -200,15 +226,9 @@ export class OrderService {
   }
 
   private async ownOrder(userId: number, orderNo: string): Promise<OrderRow> {
-    const order = await this.d.db.selectFrom('orders').selectAll().where('order_no', '=', orderNo.toUpperCase()).executeTakeFirst();
+    const order = await this.orders.find(orderNo.toUpperCase());
     // Another user's order is "not found", never "forbidden" (DESIGN §3).
     if (!order || order.user_id !== userId) throw new AppError('NOT_FOUND');
     return order;
   }
-}
-
-/** The user's traffic balance as `GET /traffic` shows it: the sum of the unexpired grants' remainders. */
-async function balanceOf(db: Kysely<Database>, userId: number, now: Date): Promise<number> {
-  const grants = await new TrafficRepository(db).liveGrants(userId, iso(now));
-  return grants.reduce((sum, g) => sum + Math.max(0, Number(g.bytes) - Number(g.used_bytes)), 0);
 }

@@ -1,17 +1,12 @@
 import { buyDynamicBody, buyResponse, envelope, errorBody, intentionBody, myOrderQuery, orderCheckBody, orderDto, pageOf } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../../db/schema';
-import { currentAuth } from '../../http/access-guard';
-import { type Clock, iso } from '../../lib/clock';
+import { currentAuth } from '../../shared/request-context';
 import { toOrderDto } from './order-dto';
 import type { OrderRepository } from './order-repository';
 import type { OrderService } from './order-service';
 
 export interface OrderRouteDeps {
-  db: Kysely<Database>;
-  clock: Clock;
   orders: OrderService;
   orderRepo: OrderRepository;
 }
@@ -19,7 +14,7 @@ export interface OrderRouteDeps {
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 429: errorBody, 502: errorBody };
 
 /** A customer's buying and order history. */
-export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { db, clock, orders, orderRepo }) => {
+export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { orders, orderRepo }) => {
   const config = { access: 'customer' as const };
   const tags = ['orders'];
 
@@ -36,16 +31,7 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { 
 
   app.post('/logs/intention-purchase', { config, schema: { tags, body: intentionBody, response: { 200: envelope(z.null()), ...errors } } }, async (request) => {
     const { user } = currentAuth(request);
-    await db
-      .insertInto('intention_logs')
-      .values({
-        user_id: user.id,
-        kind: request.body.kind,
-        goods_id: request.body.goodsId ?? null,
-        pay_method: request.body.payMethod ?? null,
-        created_at: iso(clock.now()),
-      })
-      .execute();
+    await orders.logIntention(user.id, request.body);
     return { data: null };
   });
 

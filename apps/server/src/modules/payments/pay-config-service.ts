@@ -1,35 +1,38 @@
 import { PAY_METHODS, PAY_METHOD_FIELDS, type PayConfigBody, type PayConfigDto, type PayMethod } from '@resi/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import { AppError } from '../../http/errors';
 import { type Clock, iso } from '../../lib/clock';
 import { SEAL_LABELS, SealedBox, mask } from '../../lib/sealed-box';
-import type { MethodConfig, PaymentProvider } from '../../payments/provider';
-import type { AuditLog } from '../audit/audit-log';
+import type { MethodConfig, PaymentProvider, PaymentSettings } from '../../payments/provider';
+import { AppError } from '../../shared/errors';
+import type { AuditLogRepository } from '../audit/audit-log-repository';
+import { PayConfigRepository } from './pay-config-repository';
 
 export interface PayConfigLog {
   warn(obj: object, msg: string): void;
 }
 
 /** Payment settings (DESIGN §5.5): plain settings as JSON, secrets sealed with a key derived from APP_SECRET. */
-export class PayConfigService {
+export class PayConfigService implements PaymentSettings {
   private readonly box: SealedBox;
+  private readonly configs: PayConfigRepository;
   private readonly warned = new Set<PayMethod>();
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    private readonly audit: AuditLog,
+    private readonly audit: AuditLogRepository,
     private readonly providers: Map<PayMethod, PaymentProvider>,
     appSecret: string,
     private readonly production: boolean,
     private readonly log?: PayConfigLog,
   ) {
     this.box = new SealedBox(appSecret, SEAL_LABELS.payConfig);
+    this.configs = new PayConfigRepository(db);
   }
 
-  async get(method: PayMethod, db: Kysely<Database> = this.db): Promise<MethodConfig> {
-    return (await this.read(method, db)).config;
+  async get(method: PayMethod, trx?: Transaction<Database>): Promise<MethodConfig> {
+    return (await this.read(method, trx)).config;
   }
 
   /**
@@ -37,8 +40,8 @@ export class PayConfigService {
    * they count as unset (the method is not configured, so not offered, and nothing answers 500) and the
    * admin is told to enter them again.
    */
-  private async read(method: PayMethod, db: Kysely<Database>): Promise<{ config: MethodConfig; needsReentry: boolean }> {
-    const row = await db.selectFrom('pay_configs').selectAll().where('method', '=', method).executeTakeFirst();
+  private async read(method: PayMethod, trx?: Transaction<Database>): Promise<{ config: MethodConfig; needsReentry: boolean }> {
+    const row = await this.configs.find(method, trx);
     if (!row) return { config: { enabled: false, settings: {}, secrets: {} }, needsReentry: false };
     const settings = JSON.parse(row.settings) as Record<string, string>;
     let secrets: Record<string, string> = {};
@@ -75,7 +78,7 @@ export class PayConfigService {
   async list(): Promise<PayConfigDto[]> {
     return Promise.all(
       PAY_METHODS.map(async (m) => {
-        const { config, needsReentry } = await this.read(m, this.db);
+        const { config, needsReentry } = await this.read(m);
         return this.toDto(m, config, needsReentry);
       }),
     );
@@ -107,20 +110,19 @@ export class PayConfigService {
         secrets: Object.keys(secrets).length ? this.box.seal(JSON.stringify(secrets)) : null,
         updated_at: iso(this.clock.now()),
       };
-      await trx
-        .insertInto('pay_configs')
-        .values({ method: body.method, ...row })
-        .onConflict((oc) => oc.column('method').doUpdateSet(row))
-        .execute();
+      await this.configs.save(body.method, row, trx);
       // The audit row never holds a secret, only whether each was set.
-      await this.audit.write(trx, {
-        actorId: actor.id,
-        action: 'pay-config.save',
-        target: `pay-config:${body.method}`,
-        before: { ...this.toDto(body.method, before), available: undefined, needsReentry: undefined },
-        after: { ...this.toDto(body.method, next), available: undefined, needsReentry: undefined },
-        ip: actor.ip,
-      });
+      await this.audit.write(
+        {
+          actorId: actor.id,
+          action: 'pay-config.save',
+          target: `pay-config:${body.method}`,
+          before: { ...this.toDto(body.method, before), available: undefined, needsReentry: undefined },
+          after: { ...this.toDto(body.method, next), available: undefined, needsReentry: undefined },
+          ip: actor.ip,
+        },
+        trx,
+      );
       return this.toDto(body.method, next);
     });
   }

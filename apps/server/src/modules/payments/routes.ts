@@ -1,8 +1,8 @@
 import { envelope, errorBody, normalizeLang, payConfigBody, payConfigDto, payMethodsResponse, PAY_METHODS, type PayMethod } from '@resi/contract';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentAuth } from '../../http/access-guard';
-import { AppError } from '../../http/errors';
+import { currentAuth } from '../../shared/request-context';
+import { AppError } from '../../shared/errors';
 import { NotifyRejected, type PaymentProvider } from '../../payments/provider';
 import type { Fulfilment } from '../orders/fulfilment';
 import type { OrderService } from '../orders/order-service';

@@ -1,11 +1,11 @@
 import { emptyBody, type Lang, normalizeLang, type PayMethod } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../http/errors';
-import { translator } from '../../http/i18n';
+import { AppError } from '../../shared/errors';
+import { translator } from '../../shared/i18n';
 import type { PaymentProvider } from '../../payments/provider';
 import type { Fulfilment } from '../orders/fulfilment';
-import type { OrderRow } from '../orders/order-dto';
+import type { OrderRow } from '../../db/rows';
 import type { OrderService } from '../orders/order-service';
 
 interface Deps {

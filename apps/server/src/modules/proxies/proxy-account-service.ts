@@ -1,61 +1,59 @@
 import type { CreateProxyAccountBody, ProxyAccountDto, UpdateProxyAccountBody } from '@resi/contract';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/db-errors';
-import type { Database, ProxyAccountTable } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import type { Database } from '../../db/schema';
 import { type Clock, iso } from '../../lib/clock';
 import type { CutoffBus } from '../../lib/cutoff-bus';
 import type { SealedBox } from '../../lib/sealed-box';
+import { AppError } from '../../shared/errors';
+import { type ProxyAccountRow, ProxyAccountRepository } from './proxy-account-repository';
 
 /** Enough for any customer's tooling; stops a script from filling the table. */
 export const MAX_PROXY_ACCOUNTS = 200;
 
-type Row = Selectable<ProxyAccountTable>;
+type Row = ProxyAccountRow;
 
 /** Rotating-residential sub-accounts (DESIGN §4): every query is scoped to the owner. */
 export class ProxyAccountService {
+  private readonly accounts: ProxyAccountRepository;
+
   constructor(
-    private readonly db: Kysely<Database>,
+    db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly box: SealedBox,
     /** Tells the gateways at once when an account is cut (disabled, deleted, new password, lower cap). */
     private readonly cutoffs?: Pick<CutoffBus, 'publish'>,
-  ) {}
+  ) {
+    this.accounts = new ProxyAccountRepository(db);
+  }
 
   async list(userId: number): Promise<ProxyAccountDto[]> {
-    const rows = await this.live(userId).selectAll().orderBy('id').execute();
+    const rows = await this.accounts.list(userId);
     return rows.map((r) => this.toDto(r));
   }
 
   async get(userId: number, id: number): Promise<ProxyAccountDto> {
-    const row = await this.live(userId).selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.accounts.find(userId, id);
     if (!row) throw new AppError('NOT_FOUND');
     return this.toDto(row);
   }
 
   async create(userId: number, body: CreateProxyAccountBody): Promise<ProxyAccountDto> {
-    const { n } = await this.live(userId)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= MAX_PROXY_ACCOUNTS) throw new AppError('PROXY_ACCOUNT_LIMIT', { max: MAX_PROXY_ACCOUNTS });
+    if ((await this.accounts.count(userId)) >= MAX_PROXY_ACCOUNTS) throw new AppError('PROXY_ACCOUNT_LIMIT', { max: MAX_PROXY_ACCOUNTS });
     const now = iso(this.clock.now());
     try {
-      const row = await this.db
-        .insertInto('proxy_accounts')
-        .values({
-          user_id: userId,
-          username: body.username,
-          password_sealed: this.box.seal(body.password),
-          status: 'active',
-          limit_bytes: body.limitBytes ?? null,
-          max_connections: body.maxConnections ?? null,
-          remark: body.remark ?? null,
-          deleted_at: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await this.accounts.insert({
+        user_id: userId,
+        username: body.username,
+        password_sealed: this.box.seal(body.password),
+        status: 'active',
+        limit_bytes: body.limitBytes ?? null,
+        max_connections: body.maxConnections ?? null,
+        remark: body.remark ?? null,
+        deleted_at: null,
+        created_at: now,
+        updated_at: now,
+      });
       // The gateways learn of it now rather than at their next poll: a line pasted at once works at once.
       await this.cutoffs?.publish({ userId, accountId: row.id });
       return this.toDto(row);
@@ -67,7 +65,7 @@ export class ProxyAccountService {
   }
 
   async update(userId: number, id: number, body: UpdateProxyAccountBody): Promise<ProxyAccountDto> {
-    const before = await this.live(userId).select(['password_sealed', 'status', 'limit_bytes', 'max_connections']).where('id', '=', id).executeTakeFirst();
+    const before = await this.accounts.find(userId, id);
     if (!before) throw new AppError('NOT_FOUND');
     const set: Partial<Row> = { updated_at: iso(this.clock.now()) };
     if (body.password !== undefined) set.password_sealed = this.box.seal(body.password);
@@ -75,14 +73,7 @@ export class ProxyAccountService {
     if (body.maxConnections !== undefined) set.max_connections = body.maxConnections;
     if (body.remark !== undefined) set.remark = body.remark;
     if (body.status !== undefined) set.status = body.status;
-    const row = await this.db
-      .updateTable('proxy_accounts')
-      .set(set)
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await this.accounts.update(userId, id, set);
     if (!row) throw new AppError('NOT_FOUND');
     // The edit form sends the password back unchanged: only a new one cuts the tunnels opened with the old.
     const newPassword = body.password !== undefined && body.password !== this.box.open(before.password_sealed);
@@ -103,19 +94,8 @@ export class ProxyAccountService {
    */
   async remove(userId: number, id: number): Promise<void> {
     const now = iso(this.clock.now());
-    const res = await this.db
-      .updateTable('proxy_accounts')
-      .set({ deleted_at: now, status: 'disabled', updated_at: now })
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (res.numUpdatedRows !== 1n) throw new AppError('NOT_FOUND');
+    if (!(await this.accounts.markDeleted(userId, id, now))) throw new AppError('NOT_FOUND');
     await this.cutoffs?.publish({ userId, accountId: id });
-  }
-
-  private live(userId: number) {
-    return this.db.selectFrom('proxy_accounts').where('user_id', '=', userId).where('deleted_at', 'is', null);
   }
 
   private toDto(r: Row): ProxyAccountDto {

@@ -13,7 +13,7 @@ import {
 } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentAuth } from '../../http/access-guard';
+import { currentAuth } from '../../shared/request-context';
 import type { ProxyAccountService } from './proxy-account-service';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };

@@ -1,7 +1,7 @@
 import { type SupplySettings, type UpstreamBody, type UpstreamDto, supplySettings } from '@resi/contract';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, UpstreamTable } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { type Clock, iso } from '../../lib/clock';
 import { type SealedBox, mask } from '../../lib/sealed-box';
 
@@ -17,6 +17,7 @@ export interface SupplyUpstream {
 }
 
 type Row = Selectable<UpstreamTable>;
+type Trx = Transaction<Database>;
 
 /** Where rotating traffic exits (DESIGN §4 "upstream supply"): upstream proxies and the gateway's supply settings. */
 export class SupplyRepository {
@@ -31,13 +32,13 @@ export class SupplyRepository {
     return rows.map((r) => this.toDto(r));
   }
 
-  async find(id: number, db: Kysely<Database> = this.db): Promise<Row | undefined> {
-    return db.selectFrom('upstreams').selectAll().where('id', '=', id).executeTakeFirst();
+  async find(id: number, trx?: Trx): Promise<Row | undefined> {
+    return (trx ?? this.db).selectFrom('upstreams').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async create(body: UpstreamBody, db: Kysely<Database> = this.db): Promise<UpstreamDto> {
+  async create(body: UpstreamBody, trx?: Trx): Promise<UpstreamDto> {
     const now = iso(this.clock.now());
-    const row = await db
+    const row = await (trx ?? this.db)
       .insertInto('upstreams')
       .values({ ...this.columns(body, null), created_at: now, updated_at: now })
       .returningAll()
@@ -45,10 +46,10 @@ export class SupplyRepository {
     return this.toDto(row);
   }
 
-  async update(id: number, body: UpstreamBody, db: Kysely<Database> = this.db): Promise<UpstreamDto> {
-    const before = await this.find(id, db);
+  async update(id: number, body: UpstreamBody, trx?: Trx): Promise<UpstreamDto> {
+    const before = await this.find(id, trx);
     if (!before) throw new AppError('NOT_FOUND');
-    const row = await db
+    const row = await (trx ?? this.db)
       .updateTable('upstreams')
       .set({ ...this.columns(body, before.password_sealed), updated_at: iso(this.clock.now()) })
       .where('id', '=', id)
@@ -57,8 +58,8 @@ export class SupplyRepository {
     return this.toDto(row);
   }
 
-  async remove(id: number, db: Kysely<Database> = this.db): Promise<Row> {
-    const row = await db.deleteFrom('upstreams').where('id', '=', id).returningAll().executeTakeFirst();
+  async remove(id: number, trx?: Trx): Promise<Row> {
+    const row = await (trx ?? this.db).deleteFrom('upstreams').where('id', '=', id).returningAll().executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND');
     return row;
   }
@@ -68,10 +69,10 @@ export class SupplyRepository {
     return supplySettings.parse(row ? JSON.parse(row.value) : {});
   }
 
-  async saveSettings(s: SupplySettings, db: Kysely<Database> = this.db): Promise<void> {
+  async saveSettings(s: SupplySettings, trx?: Trx): Promise<void> {
     const value = JSON.stringify(s);
     const updated_at = iso(this.clock.now());
-    await db
+    await (trx ?? this.db)
       .insertInto('settings')
       .values({ key: SETTINGS_KEY, value, updated_at })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at }))

@@ -1,6 +1,6 @@
 import { envelope, errorBody, trafficResponse, usageQuery } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { currentAuth } from '../../http/access-guard';
+import { currentAuth } from '../../shared/request-context';
 import { type Clock, iso } from '../../lib/clock';
 import { usageBuckets } from './usage-buckets';
 import type { TrafficRepository, UsageRepository } from './traffic-repository';
@@ -14,8 +14,7 @@ export const trafficRoutes: FastifyPluginAsyncZod<{ traffic: TrafficRepository; 
       const { user } = currentAuth(request);
       const q = request.query;
       const now = clock.now();
-      const grants = await traffic.liveGrants(user.id, iso(now));
-      const balanceBytes = grants.reduce((sum, g) => sum + Math.max(0, Number(g.bytes) - Number(g.used_bytes)), 0);
+      const [grants, balanceBytes] = await Promise.all([traffic.liveGrants(user.id, iso(now)), traffic.balance(user.id, iso(now))]);
       const buckets = usageBuckets(now, q.days, q.granularity);
       const since = q.granularity === 'hour' ? buckets[0]! : `${buckets[0]!}T00:00:00.000Z`;
       const [rows, countries, accounts] = await Promise.all([

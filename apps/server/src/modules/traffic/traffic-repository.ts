@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema';
+import { type Insertable, type Kysely, type Transaction, sql } from 'kysely';
+import type { Database, TrafficGrantTable } from '../../db/schema';
 
 export interface GrantRow {
   id: number;
@@ -10,8 +10,34 @@ export interface GrantRow {
   created_at: string;
 }
 
+/**
+ * A user's traffic balance (DESIGN §4): what is left of their grants that have not expired, per user. The
+ * one formula of the balance: `GET /traffic`, the audit of a recharge and the gateway's cache read it here.
+ * The gateway adds columns to the same statement, so this answers the query rather than its rows.
+ */
+export function balanceQuery(db: Kysely<Database>, now: string) {
+  return db
+    .selectFrom('traffic_grants')
+    .select(['user_id', (eb) => eb.fn.sum<number>(eb('bytes', '-', eb.ref('used_bytes'))).as('left')])
+    .where('expires_at', '>', now)
+    .where((eb) => eb('used_bytes', '<', eb.ref('bytes')))
+    .groupBy('user_id');
+}
+
 export class TrafficRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** The user's balance in bytes (balanceQuery); 0 when nothing is left. */
+  async balance(userId: number, now: string, trx?: Transaction<Database>): Promise<number> {
+    const row = await balanceQuery(trx ?? this.db, now)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(row?.left ?? 0);
+  }
+
+  async addGrant(grant: Insertable<TrafficGrantTable>, trx?: Transaction<Database>): Promise<void> {
+    await (trx ?? this.db).insertInto('traffic_grants').values(grant).execute();
+  }
 
   /** Grants not yet expired, the one that expires first first: usage is taken from it (DESIGN §4). */
   liveGrants(userId: number, now: string): Promise<GrantRow[]> {

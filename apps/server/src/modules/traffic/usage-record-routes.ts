@@ -1,8 +1,8 @@
 import { USAGE_RECORD_MAX_DAYS, type UsageRecordDto, type UsageRecordFilters, envelope, errorBody, usageRecordFilters, usageRecordPage, usageRecordQuery } from '@resi/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { currentAuth } from '../../http/access-guard';
-import { AppError } from '../../http/errors';
+import { currentAuth } from '../../shared/request-context';
+import { AppError } from '../../shared/errors';
 import type { Clock } from '../../lib/clock';
 import { replyCsv } from '../exports/csv';
 import { usageRange } from './usage-range';

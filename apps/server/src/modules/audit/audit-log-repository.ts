@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import type { Clock } from '../../lib/clock';
-import { iso } from '../../lib/clock';
+import { type Clock, iso } from '../../lib/clock';
 
 export interface AuditEntry {
   actorId: number | null;
@@ -13,12 +12,15 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
-/** Every admin action leaves one row: who, what, before and after. Write it in the action's transaction. */
-export class AuditLog {
-  constructor(private readonly clock: Clock) {}
+/** Every admin action leaves one row: who, what, before and after. Pass the action's transaction. */
+export class AuditLogRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
 
-  async write(db: Kysely<Database>, e: AuditEntry): Promise<void> {
-    await db
+  async write(e: AuditEntry, trx?: Transaction<Database>): Promise<void> {
+    await (trx ?? this.db)
       .insertInto('audit_logs')
       .values({
         actor_id: e.actorId,

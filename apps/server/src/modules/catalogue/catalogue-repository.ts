@@ -1,0 +1,84 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { BusinessTable, Database, PackageTable, RegionTable, StaticPriceTable, StaticRegionTable } from '../../db/schema';
+
+type Trx = Transaction<Database>;
+
+/** The tables the admin edits through one set of routes (admin-routes.ts). */
+export type CatalogueTable = 'packages' | 'regions' | 'static_regions' | 'businesses' | 'static_prices';
+/** A row of one of those tables, as the routes' own mappers (catalogue-dto.ts) read it. */
+export type CatalogueRow = Record<string, unknown>;
+
+// The catalogue tables share `id`; Kysely cannot type a table chosen at run time, hence a looser view.
+type LooseDb = Kysely<Record<CatalogueTable, { id: number } & Record<string, unknown>>>;
+const loose = (db: Kysely<Database>) => db as unknown as LooseDb;
+
+/** Packages, regions, static regions, business lines and static prices. */
+export class CatalogueRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** A package customers may buy now. */
+  findEnabledPackage(id: number): Promise<Selectable<PackageTable> | undefined> {
+    return this.db.selectFrom('packages').selectAll().where('id', '=', id).where('enabled', '=', 1).executeTakeFirst();
+  }
+
+  // The shop window: only what is enabled, in the operator's order.
+
+  enabledPackages(): Promise<Selectable<PackageTable>[]> {
+    return this.db.selectFrom('packages').selectAll().where('enabled', '=', 1).orderBy('sort').orderBy('id').execute();
+  }
+
+  /** Prices whose static region and business line are both enabled. */
+  enabledStaticPrices(): Promise<Selectable<StaticPriceTable>[]> {
+    return this.db
+      .selectFrom('static_prices as p')
+      .innerJoin('static_regions as r', 'r.id', 'p.region_id')
+      .innerJoin('businesses as b', 'b.id', 'p.business_id')
+      .selectAll('p')
+      .where('r.enabled', '=', 1)
+      .where('b.enabled', '=', 1)
+      .orderBy('p.region_id')
+      .orderBy('p.business_id')
+      .orderBy('p.days')
+      .execute();
+  }
+
+  enabledRegions(): Promise<Selectable<RegionTable>[]> {
+    return this.db.selectFrom('regions').selectAll().where('enabled', '=', 1).orderBy('sort').orderBy('country').orderBy('id').execute();
+  }
+
+  enabledStaticRegions(): Promise<Selectable<StaticRegionTable>[]> {
+    return this.db.selectFrom('static_regions').selectAll().where('enabled', '=', 1).orderBy('sort').orderBy('id').execute();
+  }
+
+  enabledBusinesses(): Promise<Selectable<BusinessTable>[]> {
+    return this.db.selectFrom('businesses').selectAll().where('enabled', '=', 1).orderBy('sort').orderBy('id').execute();
+  }
+
+  // The admin's view: every row of one table, whatever its state.
+
+  listAll(table: CatalogueTable, order: 'sort' | 'id'): Promise<CatalogueRow[]> {
+    return loose(this.db).selectFrom(table).selectAll().orderBy(order).orderBy('id').execute();
+  }
+
+  find(table: CatalogueTable, id: number, trx?: Trx): Promise<CatalogueRow | undefined> {
+    return loose(trx ?? this.db).selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Whether a row exists, for the rows a static price points at. */
+  async exists(table: 'static_regions' | 'businesses', id: number, trx?: Trx): Promise<boolean> {
+    return (await (trx ?? this.db).selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  insert(table: CatalogueTable, row: Record<string, unknown>, trx?: Trx): Promise<CatalogueRow> {
+    return loose(trx ?? this.db).insertInto(table).values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(table: CatalogueTable, id: number, row: Record<string, unknown>, trx?: Trx): Promise<CatalogueRow> {
+    return loose(trx ?? this.db).updateTable(table).set(row).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** The deleted row, or undefined when there was none. */
+  remove(table: CatalogueTable, id: number, trx?: Trx): Promise<CatalogueRow | undefined> {
+    return loose(trx ?? this.db).deleteFrom(table).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+}

@@ -1,0 +1,56 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, ProxyAccountTable } from '../../db/schema';
+
+export type ProxyAccountRow = Selectable<ProxyAccountTable>;
+
+/** A customer's proxy accounts. Every query is scoped to the owner; deleted accounts are kept but never shown. */
+export class ProxyAccountRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  list(userId: number): Promise<ProxyAccountRow[]> {
+    return this.live(userId).selectAll().orderBy('id').execute();
+  }
+
+  find(userId: number, id: number): Promise<ProxyAccountRow | undefined> {
+    return this.live(userId).selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async count(userId: number): Promise<number> {
+    const { n } = await this.live(userId)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
+  insert(account: Insertable<ProxyAccountTable>): Promise<ProxyAccountRow> {
+    return this.db.insertInto('proxy_accounts').values(account).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** The account after the change, or undefined when the user has no such (undeleted) account. */
+  update(userId: number, id: number, patch: Updateable<ProxyAccountTable>): Promise<ProxyAccountRow | undefined> {
+    return this.db
+      .updateTable('proxy_accounts')
+      .set(patch)
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Marks the account deleted and disabled; false when the user has no such (undeleted) account. */
+  async markDeleted(userId: number, id: number, now: string): Promise<boolean> {
+    const res = await this.db
+      .updateTable('proxy_accounts')
+      .set({ deleted_at: now, status: 'disabled', updated_at: now })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return res.numUpdatedRows === 1n;
+  }
+
+  private live(userId: number) {
+    return this.db.selectFrom('proxy_accounts').where('user_id', '=', userId).where('deleted_at', 'is', null);
+  }
+}
