@@ -10,18 +10,16 @@ const SERVER = 'apps/server/src';
  * below, never one above. Each entry names the folders of a layer and the folders above it.
  */
 const LAYERS = [
-  { files: [`${SERVER}/lib/**`, `${SERVER}/db/**`, `${SERVER}/shared/**`, `${SERVER}/config.ts`], above: ['mail', 'payments', 'modules', 'gateway', 'http', 'main'] },
-  { files: [`${SERVER}/mail/**`, `${SERVER}/payments/**`], above: ['modules', 'gateway', 'http', 'main'] },
-  { files: [`${SERVER}/modules/**`, `${SERVER}/gateway/**`], above: ['http', 'main'] },
-  { files: [`${SERVER}/http/**`], above: ['main'] },
+  { files: [`${SERVER}/lib/**`, `${SERVER}/db/**`, `${SERVER}/shared/**`, `${SERVER}/config.ts`], above: ['mail', 'payments', 'modules', 'gateway', 'http', 'ops', 'main'] },
+  { files: [`${SERVER}/mail/**`, `${SERVER}/payments/**`], above: ['modules', 'gateway', 'http', 'ops', 'main'] },
+  { files: [`${SERVER}/modules/**`, `${SERVER}/gateway/**`], above: ['http', 'ops', 'main'] },
+  { files: [`${SERVER}/http/**`, `${SERVER}/ops/**`], above: ['main'] },
 ];
 
 /** Where Kysely queries may be built: repositories, the database setup and its migrations. */
 const QUERY_PLACES = [
   `${SERVER}/**/*-repository.ts`,
   `${SERVER}/db/**`,
-  // The gateway's store adapters are being rewritten by the gateway work (issue 10); they keep their queries for now.
-  `${SERVER}/gateway/store/**`,
 ];
 
 const TESTS = ['**/*.test.{ts,tsx}', '**/test/**', '**/e2e/**', 'scripts/**', 'bench/**'];

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
 import { type Clock, iso } from '../../lib/clock';
 import type { SealedBox } from '../../lib/sealed-box';
 import type { Allowance, AuthResult, GatewayAuthority, Refusal } from '../ports';
+import type { AccountCacheRepository } from './account-cache-repository';
+import { type AccountRow } from './account-cache-repository';
 
 interface CachedAccount {
   id: number;
@@ -24,18 +24,6 @@ interface Balance {
   seenSeq: number;
 }
 
-interface AccountRow {
-  id: number;
-  user_id: number;
-  username: string;
-  password_sealed: string;
-  status: string;
-  limit_bytes: number | null;
-  used_bytes: number;
-  max_connections: number | null;
-  user_status: string;
-  seen: number | string | null;
-}
 
 export interface CacheOptions {
   /** The gateway whose usage batches the figures are matched with (byte budgets); none: no gateway. */
@@ -64,16 +52,20 @@ export class AccountCache implements GatewayAuthority {
   private readonly userApplied = new Map<number, number>();
   private wholeSeen = 0;
 
+  private readonly gatewayId: string;
+
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly rows: AccountCacheRepository,
     private readonly clock: Clock,
     private readonly box: SealedBox,
     private readonly opts: CacheOptions = {},
-  ) {}
+  ) {
+    this.gatewayId = opts.gatewayId ?? '';
+  }
 
   async refresh(): Promise<void> {
     const read = ++this.reads;
-    const [accounts, balances] = await Promise.all([this.accountRows().execute(), this.balanceRows().execute()]);
+    const [accounts, balances] = await Promise.all([this.rows.accounts(this.gatewayId), this.rows.balances(this.gatewayId, iso(this.clock.now()))]);
     if (read < this.wholeApplied) return;
     const byName = new Map<string, CachedAccount>();
     const byId = new Map<number, CachedAccount>();
@@ -109,8 +101,8 @@ export class AccountCache implements GatewayAuthority {
   async refreshUser(userId: number): Promise<void> {
     const read = ++this.reads;
     const [accounts, balances] = await Promise.all([
-      this.accountRows().where('a.user_id', '=', userId).execute(),
-      this.balanceRows().where('user_id', '=', userId).execute(),
+      this.rows.accounts(this.gatewayId, userId),
+      this.rows.balances(this.gatewayId, iso(this.clock.now()), userId),
     ]);
     if (read < this.wholeApplied || read < (this.userApplied.get(userId) ?? 0)) return;
     for (const a of [...this.byId.values()]) {
@@ -132,38 +124,6 @@ export class AccountCache implements GatewayAuthority {
   /** The user a cached account belongs to (to tell the other gateways which user to re-read). */
   userOf(accountId: number): number | undefined {
     return this.byId.get(accountId)?.userId;
-  }
-
-  private accountRows() {
-    return this.db
-      .selectFrom('proxy_accounts as a')
-      .innerJoin('users as u', 'u.id', 'a.user_id')
-      .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'a.max_connections', 'u.status as user_status'])
-      .select(this.seenColumn())
-      .where('a.deleted_at', 'is', null);
-  }
-
-  private balanceRows() {
-    return this.db
-      .selectFrom('traffic_grants')
-      .select(['user_id', (eb) => eb.fn.sum<number>(eb('bytes', '-', eb.ref('used_bytes'))).as('left')])
-      .select(this.seenColumn())
-      .where('expires_at', '>', iso(this.clock.now()))
-      .where((eb) => eb('used_bytes', '<', eb.ref('bytes')))
-      .groupBy('user_id');
-  }
-
-  /**
-   * The last of this gateway's usage batches, read in the same statement as the figures: a statement
-   * sees one snapshot (both dialects), so the figures include exactly the batches up to this one. The
-   * gateway subtracts only its bytes metered after it (meter.ts `unseenOf…`): nothing twice, nothing missed.
-   */
-  private seenColumn() {
-    return this.db
-      .selectFrom('usage_flushes')
-      .select((e) => e.fn.coalesce(e.fn.max('seq'), e.lit(0)).as('s'))
-      .where('gateway_id', '=', this.opts.gatewayId ?? '')
-      .as('seen');
   }
 
   private entry(a: AccountRow): CachedAccount {

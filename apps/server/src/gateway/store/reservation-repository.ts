@@ -1,6 +1,7 @@
 import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { type Clock, iso } from '../../lib/clock';
+import { balanceQuery } from '../../modules/traffic/traffic-repository';
 import type { BudgetSubject, ReservationStore } from '../ports';
 
 /** A row stops counting this long after the gateway last said it is alive (it does every few seconds). */
@@ -96,15 +97,9 @@ export class ReservationRepository implements ReservationStore {
       return a.limit_bytes === null ? Infinity : Number(a.limit_bytes) - Number(a.used_bytes) - Number(a.reserved);
     }
     if (pg) await trx.selectFrom('users').select('id').where('id', '=', subject.id).forUpdate().execute();
-    // The balance as the gateway's account cache reads it: live grants with room left.
-    const b = await trx
-      .selectFrom('traffic_grants')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb('bytes', '-', eb.ref('used_bytes'))), eb.lit(0)).as('left'))
-      .select(reserved.as('reserved'))
-      .where('user_id', '=', subject.id)
-      .where('expires_at', '>', now)
-      .where((eb) => eb('used_bytes', '<', eb.ref('bytes')))
-      .executeTakeFirst();
-    return Number(b?.left ?? 0) - Number(b?.reserved ?? 0);
+    // The balance by the one formula (traffic-repository.ts), as the account cache reads it.
+    const b = await balanceQuery(trx, now).select(reserved.as('reserved')).where('user_id', '=', subject.id).executeTakeFirst();
+    if (!b) return 0;
+    return Number(b.left) - Number(b.reserved);
   }
 }

@@ -12,10 +12,11 @@ import type { GatewayMetrics } from '../gateway-metrics';
 import type { UsageDelta, UsageSink } from '../ports';
 import { StaticExitChooser } from '../static-exit-chooser';
 import { AccountCache } from './account-cache';
+import { AccountCacheRepository } from './account-cache-repository';
 import { chooserSupply } from './chooser-supply';
-import { LoginFailureStore } from './login-failure-store';
+import { LoginFailureRepository } from './login-failure-repository';
 import { ReservationRepository } from './reservation-repository';
-import { UsageStore } from './usage-store';
+import { UsageRepository } from './usage-repository';
 
 export interface StoreGatewayOptions {
   db: Kysely<Database>;
@@ -72,14 +73,14 @@ export interface StoreGateway {
 export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGateway> {
   // A new id per process: batch numbers restart with the process, so the id must too.
   const gatewayId = `${hostname().slice(0, 40)}-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const cache = new AccountCache(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.proxyPassword), {
+  const cache = new AccountCache(new AccountCacheRepository(o.db), o.clock, new SealedBox(o.appSecret, SEAL_LABELS.proxyPassword), {
     gatewayId,
     defaultMaxConnections: o.defaultMaxConnections ?? null,
   });
   const supply = new SupplyRepository(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.upstreamPassword));
   const chooser = new StaticExitChooser({}, { now: () => o.clock.now().getTime() });
   const reservations = o.sharedBudgets ? new ReservationRepository(o.db, o.clock) : undefined;
-  const store = new UsageStore(o.db, o.clock, (userId, bytes) => o.log.warn({ userId, bytes }, 'gateway: traffic carried beyond the balance before the cut-off'), reservations);
+  const store = new UsageRepository(o.db, o.clock, (userId, bytes) => o.log.warn({ userId, bytes }, 'gateway: traffic carried beyond the balance before the cut-off'), reservations);
 
   let warnedDirect = false;
   const reload = async () => {
@@ -116,7 +117,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     handshakeTimeoutMs: o.handshakeMs,
     maxPendingPerIp: o.maxPendingPerIp,
     maxConnections: o.maxConnections,
-    loginFailureSink: new LoginFailureStore(o.db),
+    loginFailureSink: new LoginFailureRepository(o.db),
     leaseBytes: o.leaseBytes,
     reservations,
     reservationIdleMs: o.reservationIdleMs,

@@ -9,7 +9,7 @@ import type { ReservationRepository } from './reservation-repository';
  * the owner's traffic grants, earliest expiry first — all in one transaction, keyed by the batch's
  * `(gatewayId, seq)` so a retried batch is applied once.
  */
-export class UsageStore implements UsageSink {
+export class UsageRepository implements UsageSink {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,

@@ -6,7 +6,8 @@ import { DAY } from '../../lib/clock';
 import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
 import type { UsageDelta } from '../ports';
 import { AccountCache } from './account-cache';
-import { UsageStore } from './usage-store';
+import { AccountCacheRepository } from './account-cache-repository';
+import { UsageRepository } from './usage-repository';
 
 const MB = 1024 ** 2;
 let seq = 0;
@@ -14,14 +15,14 @@ let seq = 0;
 describe.each(DIALECTS)('gateway usage and balances on %s', (dialect) => {
   let t: TestApp;
   let admin: string;
-  let store: UsageStore;
+  let store: UsageRepository;
   let cache: AccountCache;
   const overruns: [number, number][] = [];
   beforeAll(async () => {
     t = await createTestApp(dialect);
     admin = (await signedIn(t, 'admin')).token;
-    store = new UsageStore(t.db.db, t.clock, (userId, bytes) => overruns.push([userId, bytes]));
-    cache = new AccountCache(t.db.db, t.clock, new SealedBox(t.config.APP_SECRET, SEAL_LABELS.proxyPassword));
+    store = new UsageRepository(t.db.db, t.clock, (userId, bytes) => overruns.push([userId, bytes]));
+    cache = new AccountCache(new AccountCacheRepository(t.db.db), t.clock, new SealedBox(t.config.APP_SECRET, SEAL_LABELS.proxyPassword));
   });
   afterAll(() => t.close());
 
@@ -160,7 +161,7 @@ describe.each(DIALECTS)('gateway usage and balances on %s', (dialect) => {
 
   it("names, with each figure, the last of this gateway's batches it includes (byte budgets)", async () => {
     const c = await customer([[10, 30]], 8 * MB);
-    const own = new AccountCache(t.db.db, t.clock, new SealedBox(t.config.APP_SECRET, SEAL_LABELS.proxyPassword), { gatewayId: 'gw-seen', defaultMaxConnections: 4 });
+    const own = new AccountCache(new AccountCacheRepository(t.db.db), t.clock, new SealedBox(t.config.APP_SECRET, SEAL_LABELS.proxyPassword), { gatewayId: 'gw-seen', defaultMaxConnections: 4 });
     await own.refresh();
     expect(own.allowance(c.accountId)).toEqual({ balance: 10 * MB, balanceSeq: 0, capLeft: 8 * MB, capSeq: 0, maxConnections: 4 });
     await store.flush('gw-seen', 41, [delta(c, 0, 1 * MB)]);

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema';
 import type { LoginFailureCount, LoginFailureSink } from '../ports';
 
 /** Adds the gateways' counts of failed logins to each proxy account, for its owner to see. */
-export class LoginFailureStore implements LoginFailureSink {
+export class LoginFailureRepository implements LoginFailureSink {
   constructor(private readonly db: Kysely<Database>) {}
 
   async recordLoginFailures(counts: LoginFailureCount[]): Promise<void> {
