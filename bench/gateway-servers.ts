@@ -127,7 +127,7 @@ async function proxyChain(): Promise<Record<string, number>> {
 
 async function gateway(): Promise<Record<string, number>> {
   const { createGateway } = await import('../apps/server/src/gateway/gateway');
-  const { StaticExitChooser } = await import('../apps/server/src/gateway/static-exit-chooser');
+  const { UpstreamExitChooser } = await import('../apps/server/src/gateway/upstream-exit-chooser');
   const authority: GatewayAuthority = {
     authenticate: (account: string, password: string): AuthResult =>
       account === 'bench01' && password === 'pw' ? { ok: true, accountId: 1, userId: 1 } : { ok: false, reason: 'BAD_CREDENTIALS' },
@@ -142,7 +142,7 @@ async function gateway(): Promise<Record<string, number>> {
       for (const d of deltas) metered += d.bytesUp + d.bytesDown;
     },
   };
-  const gw = createGateway({ host: HOST, httpPort: 0, socksPort: 0, authority, chooser: new StaticExitChooser({ direct: true, directServesRegions: true }), sink, gatewayId: 'bench', allowPrivateDestinations: true });
+  const gw = createGateway({ host: HOST, httpPort: 0, socksPort: 0, authority, chooser: new UpstreamExitChooser({ direct: true, directServesRegions: true }), sink, gatewayId: 'bench', allowPrivateDestinations: true });
   await gw.start();
   process.on('message', (m: { cmd: string }) => {
     if (m.cmd === 'metered') void gw.flush().then(() => send({ metered }));

@@ -17,7 +17,7 @@ import { recordFigure } from '../../test/security-figures';
 import { until } from '../../test/store-gateway-kit';
 import { DEFAULT_LEASE_BYTES } from './byte-budget';
 import { SOCKS_REPLY } from './statuses';
-import { StaticExitChooser } from './static-exit-chooser';
+import { UpstreamExitChooser } from './upstream-exit-chooser';
 
 const KB = 1000;
 const KiB = 1024;
@@ -45,7 +45,7 @@ const closed = (s: net.Socket) => new Promise<void>((resolve) => (s.destroyed ? 
 describe('byte budgets over real sockets (DESIGN §6)', () => {
   let web: Awaited<ReturnType<typeof startHttpOrigin>>;
   let secureWeb: Awaited<ReturnType<typeof startHttpOrigin>>;
-  const chooser = new StaticExitChooser({ direct: true });
+  const chooser = new UpstreamExitChooser({ direct: true });
   beforeAll(async () => {
     web = await startHttpOrigin();
     secureWeb = await startHttpOrigin(await selfSignedCert());
@@ -277,7 +277,7 @@ describe('concurrent connections per account', () => {
   afterAll(() => web.close());
 
   it('refuses the connection over the limit with TOO_MANY_CONNECTIONS (429, SOCKS5 0x02), and admits again once one closes', async () => {
-    const g = await startGateway({ chooser: new StaticExitChooser({ direct: true }), flushMs: NEVER, enforceMs: NEVER });
+    const g = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), flushMs: NEVER, enforceMs: NEVER });
     try {
       g.authority.add('limited1', { maxConnections: 3 });
       g.authority.add('unlimit1');
@@ -330,7 +330,7 @@ describe('metering bills what reached the client (the writableLength rule)', () 
   afterAll(() => web.close());
 
   it('a client that stopped reading is cut: billed bytes down are what it received, short by at most the write in flight', async () => {
-    const g = await startGateway({ chooser: new StaticExitChooser({ direct: true }), flushMs: NEVER, enforceMs: NEVER });
+    const g = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), flushMs: NEVER, enforceMs: NEVER });
     try {
       const a = g.authority.add('stalled1');
       const t = await connectTunnel(g.gw.httpPort, `${HOST}:${web.port}`, basic('stalled1', 'pw'));

@@ -13,7 +13,7 @@ import {
   waitFor,
 } from '../../test/gateway-fixtures';
 import { SOCKS_REPLY } from './statuses';
-import { StaticExitChooser } from './static-exit-chooser';
+import { UpstreamExitChooser } from './upstream-exit-chooser';
 
 const MB = 1024 * 1024;
 
@@ -39,7 +39,7 @@ function download(socket: net.Socket, rate: number, balance: number) {
 
 describe('cut-off of live connections', () => {
   let web: Awaited<ReturnType<typeof startHttpOrigin>>;
-  const chooser = new StaticExitChooser({ direct: true });
+  const chooser = new UpstreamExitChooser({ direct: true });
   beforeAll(async () => {
     web = await startHttpOrigin();
   });

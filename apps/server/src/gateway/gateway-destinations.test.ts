@@ -3,7 +3,7 @@ import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAuthority, HOST, type Upstream, basic, connectTunnel, socksConnect, startGateway, startUpstream } from '../../test/gateway-fixtures';
 import { SOCKS_REPLY, STATUSES } from './statuses';
-import { StaticExitChooser } from './static-exit-chooser';
+import { UpstreamExitChooser } from './upstream-exit-chooser';
 
 /*
  * Direct egress must not reach the gateway host's own or internal services: a target that is, or
@@ -36,9 +36,9 @@ describe('destinations of direct egress', () => {
     await new Promise<void>((r) => origin.listen(0, HOST, r));
     port = (origin.address() as net.AddressInfo).port;
     upstream = await startUpstream();
-    guarded = await startGateway({ chooser: new StaticExitChooser({ direct: true }), allowPrivateDestinations: false, flushMs: 60_000 }, authority);
-    open = await startGateway({ chooser: new StaticExitChooser({ direct: true }), allowPrivateDestinations: true }, authority);
-    chained = await startGateway({ chooser: new StaticExitChooser({ upstreams: [{ id: 'up', url: upstream.url, country: null }] }), allowPrivateDestinations: false }, authority);
+    guarded = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), allowPrivateDestinations: false, flushMs: 60_000 }, authority);
+    open = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), allowPrivateDestinations: true }, authority);
+    chained = await startGateway({ chooser: new UpstreamExitChooser({ upstreams: [{ id: 'up', url: upstream.url, country: null }] }), allowPrivateDestinations: false }, authority);
   });
   afterAll(async () => {
     await Promise.all([guarded.gw.stop(), open.gw.stop(), chained.gw.stop(), upstream.close()]);

@@ -8,7 +8,7 @@ import { PROXY_PASSWORD, enableDirectEgress, gatewayCustomer, until } from '../.
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 import type { GatewayLog } from './gateway-log';
 import type { LoginFailureCount, LoginFailureSink } from './ports';
-import { StaticExitChooser } from './static-exit-chooser';
+import { UpstreamExitChooser } from './upstream-exit-chooser';
 import { REASON_HEADER } from './statuses';
 import { startStoreGateway } from './store/store-gateway';
 
@@ -94,7 +94,7 @@ describe('gateway: failed proxy logins', () => {
   let victimId: number;
 
   beforeAll(async () => {
-    g = await startGateway({ chooser: new StaticExitChooser({ direct: true }), log, loginFailureSink: sink, loginLogMs: 200 });
+    g = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), log, loginFailureSink: sink, loginLogMs: 200 });
     victimId = g.authority.add('victim', { password: 'RightPassword1' }).id;
   });
   afterAll(() => g.gw.stop());
@@ -104,7 +104,7 @@ describe('gateway: failed proxy logins', () => {
     const WORKERS = 16;
     // Before: the same guessing against a gateway whose policy never slows or refuses (what it was).
     const open = await startGateway(
-      { chooser: new StaticExitChooser({ direct: true }), loginFailurePolicy: { slowAfter: 1e9, lockAfter: 1e9 } },
+      { chooser: new UpstreamExitChooser({ direct: true }), loginFailurePolicy: { slowAfter: 1e9, lockAfter: 1e9 } },
       g.authority,
     );
     let before: Record<string, number>;

@@ -18,7 +18,7 @@ import {
   waitFor,
   writeBytes,
 } from '../../test/gateway-fixtures';
-import { StaticExitChooser } from './static-exit-chooser';
+import { UpstreamExitChooser } from './upstream-exit-chooser';
 
 const MB = 1024 * 1024;
 
@@ -50,7 +50,7 @@ describe('gateway metering over real sockets', () => {
     web = await startHttpOrigin();
     secureWeb = await startHttpOrigin(await selfSignedCert());
     // Long flush interval: the tests flush on demand, except the one about periodic flushes.
-    g = await startGateway({ chooser: new StaticExitChooser({ direct: true }), flushMs: 60_000 }, authority);
+    g = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), flushMs: 60_000 }, authority);
   });
   afterAll(async () => {
     await g.gw.stop();
@@ -124,7 +124,7 @@ describe('gateway metering over real sockets', () => {
   });
 
   it('flushes a live tunnel periodically, long before it closes', async () => {
-    const periodic = await startGateway({ chooser: new StaticExitChooser({ direct: true }), flushMs: 200 });
+    const periodic = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), flushMs: 200 });
     try {
       const a = periodic.authority.add('live0001');
       const t = await connectTunnel(periodic.gw.httpPort, `${HOST}:${web.port}`, basic('live0001', 'pw'));
@@ -141,7 +141,7 @@ describe('gateway metering over real sockets', () => {
 
   it('flushes live connections on stop()', async () => {
     const sink = new FakeSink();
-    const own = await startGateway({ chooser: new StaticExitChooser({ direct: true }), flushMs: 60_000, sink });
+    const own = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), flushMs: 60_000, sink });
     const a = own.authority.add('stop0001');
     const t = await connectTunnel(own.gw.httpPort, `${HOST}:${web.port}`, basic('stop0001', 'pw'));
     t.socket.write(`GET /bytes/${MB} HTTP/1.1\r\nHost: x\r\n\r\n`);
@@ -161,7 +161,7 @@ describe('keep-alive attribution (proxy-chain #572)', () => {
   let g: Awaited<ReturnType<typeof startGateway>>;
   beforeAll(async () => {
     web = await startHttpOrigin();
-    g = await startGateway({ chooser: new StaticExitChooser({ direct: true }), flushMs: 60_000 });
+    g = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), flushMs: 60_000 });
   });
   afterAll(async () => {
     await g.gw.stop();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAuthority, HOST, basic, connectTunnel, socksConnect, startByteOrigin, startGateway, startHttpOrigin } from '../../test/gateway-fixtures';
 import type { Refusal } from './ports';
 import { SOCKS_AUTH_FAILURE, SOCKS_REPLY, STATUSES } from './statuses';
-import { StaticExitChooser } from './static-exit-chooser';
+import { UpstreamExitChooser } from './upstream-exit-chooser';
 
 /** One account per refusal, and the username that provokes it. */
 const authority = new FakeAuthority();
@@ -31,7 +31,7 @@ describe('refusals with their reason, over both protocols', () => {
   beforeAll(async () => {
     origin = await startByteOrigin();
     web = await startHttpOrigin();
-    g = await startGateway({ chooser: new StaticExitChooser({ direct: true }) }, authority);
+    g = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }) }, authority);
   });
   afterAll(async () => {
     await g.gw.stop();
@@ -101,7 +101,7 @@ describe('refusals with their reason, over both protocols', () => {
   });
 
   it('drops a SOCKS5 client that stalls in the handshake', async () => {
-    const slow = await startGateway({ chooser: new StaticExitChooser({ direct: true }), handshakeTimeoutMs: 200 }, authority);
+    const slow = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), handshakeTimeoutMs: 200 }, authority);
     try {
       const s = net.connect(slow.gw.socksPort, HOST);
       s.on('error', () => undefined);

@@ -18,7 +18,7 @@ import {
   waitFor,
 } from '../../test/gateway-fixtures';
 import { SOCKS_REPLY } from './statuses';
-import { StaticExitChooser } from './static-exit-chooser';
+import { UpstreamExitChooser } from './upstream-exit-chooser';
 
 /** A plain HTTP GET through the gateway: status and reason header. */
 function plainGet(port: number, url: string, auth: string): Promise<{ status: number; reason: string | undefined; body: string }> {
@@ -43,7 +43,7 @@ describe('routing through three local upstreams tagged US, DE, JP', () => {
   let t = 1_700_000_000_000;
   const authority = new FakeAuthority();
   authority.add('router01');
-  const chooser = new StaticExitChooser({}, { now: () => t });
+  const chooser = new UpstreamExitChooser({}, { now: () => t });
   const target = () => `${HOST}:${origin.port}`;
   const carried = () => [us.carried(), de.carried(), jp.carried()];
   /** Opens a tunnel as `username` through CONNECT and runs a tiny exchange, so the exit carried it. */
@@ -159,7 +159,7 @@ describe('routing through three local upstreams tagged US, DE, JP', () => {
 
   it('maps an upstream that never answers to 504 UPSTREAM_TIMEOUT, SOCKS host unreachable', async () => {
     const silent = await startSilentServer();
-    const quickChooser = new StaticExitChooser({ upstreams: [{ id: 'mute', url: `http://${HOST}:${silent.port}`, country: null }] });
+    const quickChooser = new UpstreamExitChooser({ upstreams: [{ id: 'mute', url: `http://${HOST}:${silent.port}`, country: null }] });
     const quick = await startGateway({ chooser: quickChooser, connectTimeoutMs: 300, responseTimeoutMs: 300 }, authority);
     try {
       const t0 = Date.now();
@@ -213,7 +213,7 @@ describe('routing through three local upstreams tagged US, DE, JP', () => {
     // A SOCKS5 upstream (another gateway) whose account has no traffic: it answers "not allowed".
     const supplierAuth = new FakeAuthority();
     supplierAuth.add('broke', { balance: 0 });
-    const supplier = await startGateway({ chooser: new StaticExitChooser({ direct: true }) }, supplierAuth);
+    const supplier = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }) }, supplierAuth);
     try {
       chooser.update({ upstreams: [{ id: 'no', url: `http://${HOST}:${(forbidding.address() as net.AddressInfo).port}`, country: null }] });
       const tun = await connectTunnel(g.gw.httpPort, target(), basic('router01', 'pw'));
@@ -273,7 +273,7 @@ describe('routing through three local upstreams tagged US, DE, JP', () => {
     // Another gateway (direct egress) plays the SOCKS5 supplier.
     const supplierAuth = new FakeAuthority();
     const supplierAccount = supplierAuth.add('supplier', { password: 'p@ss:word' });
-    const supplier = await startGateway({ chooser: new StaticExitChooser({ direct: true }) }, supplierAuth);
+    const supplier = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }) }, supplierAuth);
     try {
       chooser.update({ upstreams: [{ id: 'socks', url: `socks5://supplier:${encodeURIComponent('p@ss:word')}@${HOST}:${supplier.gw.socksPort}`, country: 'DE' }] });
       const tun = await connectTunnel(g.gw.httpPort, target(), basic('router01-country-de', 'pw'));

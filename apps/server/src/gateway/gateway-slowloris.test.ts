@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigure } from '../../test/security-figures';
 import { HOST, basic, closedWithin, connectTunnel, exchange, readResponse, startByteOrigin, startGateway, startHttpOrigin, waitFor } from '../../test/gateway-fixtures';
 import { type TestApp, createTestApp } from '../../test/test-app';
-import { StaticExitChooser } from './static-exit-chooser';
+import { UpstreamExitChooser } from './upstream-exit-chooser';
 
 /*
  * What one anonymous client may hold on the gateway (DESIGN §6, docs/gateway.md "Connection limits"):
@@ -55,7 +55,7 @@ describe('gateway: partial heads and handshakes', () => {
   beforeAll(async () => {
     origin = await startByteOrigin();
     web = await startHttpOrigin();
-    g = await startGateway({ chooser: new StaticExitChooser({ direct: true }), handshakeTimeoutMs: HANDSHAKE_MS });
+    g = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), handshakeTimeoutMs: HANDSHAKE_MS });
     g.authority.add('alice', { password: 'right' });
     // The API of the embedded default, in this same process as the gateway.
     api = await createTestApp('sqlite');
@@ -81,7 +81,7 @@ describe('gateway: partial heads and handshakes', () => {
   it('holds 2,000 partial CONNECT heads without starving the API or tunnels, and closes them all at the deadline', async () => {
     // The default GATEWAY_HANDSHAKE_MS (10 s): opening 2,000 sockets takes a few seconds on a loaded machine.
     const DEFAULT_MS = 10_000;
-    const big = await startGateway({ chooser: new StaticExitChooser({ direct: true }) }, g.authority);
+    const big = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }) }, g.authority);
     try {
     // The per-IP pending cap (64) would stop 2,000 from one address: they come from 40 loopback
     // addresses (127.0.0.2–127.0.0.41), 50 each, under the default cap. 4,000 descriptors in this process.
@@ -162,7 +162,7 @@ describe('gateway: partial heads and handshakes', () => {
 describe('gateway: pending connections per IP and the connection budget', () => {
   it('refuses the connection past GATEWAY_MAX_PENDING_PER_IP from one address, not from another, and counts it', async () => {
     const MAX = 16;
-    const g = await startGateway({ chooser: new StaticExitChooser({ direct: true }), maxPendingPerIp: MAX });
+    const g = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), maxPendingPerIp: MAX });
     const origin = await startByteOrigin();
     g.authority.add('carol', { password: 'right' });
     let overClosedMs = 0;
@@ -214,7 +214,7 @@ describe('gateway: pending connections per IP and the connection budget', () => 
   });
 
   it('refuses new connections at once when a listener holds GATEWAY_MAX_CONNECTIONS', async () => {
-    const g = await startGateway({ chooser: new StaticExitChooser({ direct: true }), maxConnections: 10, maxPendingPerIp: 100 });
+    const g = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), maxConnections: 10, maxPendingPerIp: 100 });
     try {
       for (const [port, first, limits] of [
         [g.gw.httpPort, 'CONNECT 127.0.0.1:6379 HTTP/1.1\r\n', g.gw.protection.http],

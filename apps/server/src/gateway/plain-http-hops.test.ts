@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAuthority, HOST, basic, startGateway } from '../../test/gateway-fixtures';
-import { StaticExitChooser } from './static-exit-chooser';
+import { UpstreamExitChooser } from './upstream-exit-chooser';
 
 /** What a plain HTTP request through the gateway shows the origin, and what the client gets back. */
 function get(proxyPort: number, target: string, headers: http.OutgoingHttpHeaders): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
@@ -29,7 +29,7 @@ describe('plain HTTP: the client-to-proxy hop stays with the proxy', () => {
     origin = http.createServer((req, res) => res.end(JSON.stringify(req.rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase()))));
     await new Promise<void>((r) => origin.listen(0, HOST, r));
     target = `http://${HOST}:${(origin.address() as AddressInfo).port}/`;
-    g = await startGateway({ chooser: new StaticExitChooser({ direct: true }) }, authority);
+    g = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }) }, authority);
   });
   afterAll(async () => {
     await g.gw.stop();

@@ -1,6 +1,6 @@
 import type { SupplySettings } from '@resi/contract';
 import type { SupplyUpstream } from '../../modules/supply/supply-repository';
-import type { StaticSupply } from '../static-exit-chooser';
+import type { ExitSupply } from '../upstream-exit-chooser';
 
 /**
  * What the exit chooser gets from the stored supply. Direct egress is the embedded demo's exit: it
@@ -9,7 +9,7 @@ import type { StaticSupply } from '../static-exit-chooser';
  * generates for the demo's regions work as shown. In production it is never on, whatever is stored (the
  * API refuses to turn it on there; a store copied from a demo may still hold it).
  */
-export function chooserSupply(upstreams: SupplyUpstream[], settings: SupplySettings, production: boolean): StaticSupply {
+export function chooserSupply(upstreams: SupplyUpstream[], settings: SupplySettings, production: boolean): ExitSupply {
   const direct = settings.directEgress && !production;
   return { upstreams, template: settings.template || null, direct, directServesRegions: direct };
 }

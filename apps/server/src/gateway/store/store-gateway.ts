@@ -10,7 +10,7 @@ import { type Gateway, createGateway } from '../gateway';
 import type { GatewayLog } from '../gateway-log';
 import type { GatewayMetrics } from '../gateway-metrics';
 import type { UsageDelta, UsageSink } from '../ports';
-import { StaticExitChooser } from '../static-exit-chooser';
+import { UpstreamExitChooser } from '../upstream-exit-chooser';
 import { AccountCache } from './account-cache';
 import { AccountCacheRepository } from './account-cache-repository';
 import { chooserSupply } from './chooser-supply';
@@ -78,7 +78,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     defaultMaxConnections: o.defaultMaxConnections ?? null,
   });
   const supply = new SupplyRepository(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.upstreamPassword));
-  const chooser = new StaticExitChooser({}, { now: () => o.clock.now().getTime() });
+  const chooser = new UpstreamExitChooser({}, { now: () => o.clock.now().getTime() });
   const reservations = o.sharedBudgets ? new ReservationRepository(o.db, o.clock) : undefined;
   const store = new UsageRepository(o.db, o.clock, (userId, bytes) => o.log.warn({ userId, bytes }, 'gateway: traffic carried beyond the balance before the cut-off'), reservations);
 

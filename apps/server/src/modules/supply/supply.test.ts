@@ -6,7 +6,7 @@ import { HOST, basic, connectTunnel, socksConnect, startByteOrigin, startHttpOri
 import { PROXY_PASSWORD, gatewayCustomer } from '../../../test/store-gateway-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { silentLog } from '../../gateway/gateway-log';
-import { StaticExitChooser } from '../../gateway/static-exit-chooser';
+import { UpstreamExitChooser } from '../../gateway/upstream-exit-chooser';
 import { chooserSupply } from '../../gateway/store/chooser-supply';
 import { startStoreGateway } from '../../gateway/store/store-gateway';
 import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
@@ -167,8 +167,8 @@ describe.each(DIALECTS)('direct egress in production on %s', (dialect) => {
     const shown = await call(t.app, 'GET', '/api/manage/supply', { token: admin });
     expect(shown.body.data.directEgress).toBe(false);
     const params = { account: 'a', country: null, state: null, city: null, session: null, lifeMinutes: 10 };
-    expect(new StaticExitChooser(chooserSupply([], await repo.settings(), true)).choose(params, 1)).toEqual({ refusal: 'NO_SUPPLY' });
-    expect(new StaticExitChooser(chooserSupply([], await repo.settings(), false)).choose(params, 1)).toEqual({ kind: 'direct', id: 'direct' });
+    expect(new UpstreamExitChooser(chooserSupply([], await repo.settings(), true)).choose(params, 1)).toEqual({ refusal: 'NO_SUPPLY' });
+    expect(new UpstreamExitChooser(chooserSupply([], await repo.settings(), false)).choose(params, 1)).toEqual({ kind: 'direct', id: 'direct' });
 
     const customer = await createUser(t, { email: uniqueEmail(), password: 'Secret123' });
     const recharge = await call(t.app, 'POST', '/api/manage/recharge', { token: admin, body: { userId: customer.id, bytes: 64 * 1024 ** 2, validityDays: 30, note: 'test' } });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Exit, ProxyParams } from './ports';
 import { renderTemplate } from './provider-template';
-import { StaticExitChooser, type StaticUpstream } from './static-exit-chooser';
+import { UpstreamExitChooser, type ExitUpstream } from './upstream-exit-chooser';
 
 const MIN = 60_000;
-const ups: StaticUpstream[] = [
+const ups: ExitUpstream[] = [
   { id: 'us1', url: 'http://u:p@10.0.0.1:8000', country: 'US', state: 'ca', city: 'losangeles' },
   { id: 'us2', url: 'http://u:p@10.0.0.2:8000', country: 'US', state: 'ny', city: 'newyork' },
   { id: 'us3', url: 'socks5://u:p@10.0.0.3:1080', country: 'US', state: 'ca', city: 'sanfrancisco' },
@@ -18,9 +18,9 @@ function clock() {
   return { now: () => t, advance: (ms: number) => void (t += ms) };
 }
 
-describe('static exit chooser', () => {
+describe('upstream exit chooser', () => {
   it('routes by country, state and city', () => {
-    const c = new StaticExitChooser({ upstreams: ups });
+    const c = new UpstreamExitChooser({ upstreams: ups });
     expect(id(c.choose(p({ country: 'DE' }), 1))).toBe('de1');
     expect(id(c.choose(p({ country: 'US', state: 'ny' }), 1))).toBe('us2');
     expect(id(c.choose(p({ country: 'US', city: 'sanfrancisco' }), 1))).toBe('us3');
@@ -29,7 +29,7 @@ describe('static exit chooser', () => {
   });
 
   it('rotates: each new connection takes the next matching upstream', () => {
-    const c = new StaticExitChooser({ upstreams: ups });
+    const c = new UpstreamExitChooser({ upstreams: ups });
     const us = Array.from({ length: 9 }, () => id(c.choose(p({ country: 'US' }), 1)));
     expect(us).toEqual(['us1', 'us2', 'us3', 'us1', 'us2', 'us3', 'us1', 'us2', 'us3']);
     const ca = Array.from({ length: 4 }, () => id(c.choose(p({ country: 'US', state: 'ca' }), 1)));
@@ -40,7 +40,7 @@ describe('static exit chooser', () => {
 
   it('holds a sticky session for its lifetime, then moves it to another exit', () => {
     const t = clock();
-    const c = new StaticExitChooser({ upstreams: ups }, { now: t.now });
+    const c = new UpstreamExitChooser({ upstreams: ups }, { now: t.now });
     const sticky = p({ country: 'US', session: 's1', lifeMinutes: 5 });
     const first = id(c.choose(sticky, 1));
     for (let i = 0; i < 10; i++) {
@@ -56,7 +56,7 @@ describe('static exit chooser', () => {
   });
 
   it('keeps sessions apart per account and per session id, and spreads them', () => {
-    const c = new StaticExitChooser({ upstreams: ups });
+    const c = new UpstreamExitChooser({ upstreams: ups });
     const chosen = new Map<string, string>();
     for (const account of [1, 2]) {
       for (let i = 0; i < 30; i++) chosen.set(`${account}/s${i}`, id(c.choose(p({ country: 'US', session: `s${i}` }), account)));
@@ -76,14 +76,14 @@ describe('static exit chooser', () => {
     let now = Math.ceil(1_700_000_000_000 / life) * life + 1000;
     const at = () => now;
     const template = 'http://cust-session-{session}:pw@gw.example.net:7000';
-    const a = new StaticExitChooser({ upstreams: ups, template }, { now: at });
+    const a = new UpstreamExitChooser({ upstreams: ups, template }, { now: at });
     const sticky = p({ country: 'US', session: 'shared', lifeMinutes: 5 });
     const fr = p({ country: 'FR', session: 'shared', lifeMinutes: 5 });
     const first = id(a.choose(sticky, 1));
     const firstUrl = (a.choose(fr, 1) as { url: string }).url;
     now += 40_000;
     // Another gateway sees the session for the first time: same upstream, same provider session.
-    const b = new StaticExitChooser({ upstreams: ups, template }, { now: at });
+    const b = new UpstreamExitChooser({ upstreams: ups, template }, { now: at });
     expect(id(b.choose(sticky, 1))).toBe(first);
     expect((b.choose(fr, 1) as { url: string }).url).toBe(firstUrl);
 
@@ -96,14 +96,14 @@ describe('static exit chooser', () => {
     expect(id(b.choose(sticky, 1))).toBe(moved);
     expect((b.choose(fr, 1) as { url: string }).url).toBe(movedUrl);
     // A gateway restarted meanwhile agrees as well.
-    const restarted = new StaticExitChooser({ upstreams: ups, template }, { now: at });
+    const restarted = new UpstreamExitChooser({ upstreams: ups, template }, { now: at });
     expect(id(restarted.choose(sticky, 1))).toBe(moved);
     expect((restarted.choose(fr, 1) as { url: string }).url).toBe(movedUrl);
   });
 
   it('moves a sticky session whose upstream left the supply, and forgets expired sessions', () => {
     const t = clock();
-    const c = new StaticExitChooser({ upstreams: ups }, { now: t.now });
+    const c = new UpstreamExitChooser({ upstreams: ups }, { now: t.now });
     const sticky = p({ country: 'US', session: 's1' });
     const first = id(c.choose(sticky, 1));
     c.update({ upstreams: ups.filter((u) => u.id !== first) });
@@ -119,7 +119,7 @@ describe('static exit chooser', () => {
   it('falls back to the provider template, with a fresh session per rotating connection and a stable one per sticky session', () => {
     const t = clock();
     let n = 0;
-    const c = new StaticExitChooser(
+    const c = new UpstreamExitChooser(
       { upstreams: ups, template: 'http://cust[-country-{country}][-city-{city}]-session-{session}-time-{life}:pw@gw.example.net:7000' },
       { now: t.now, randomId: () => `r${++n}` },
     );
@@ -135,17 +135,17 @@ describe('static exit chooser', () => {
   });
 
   it('offers direct egress only when enabled, and only without a region unless told otherwise', () => {
-    expect(id(new StaticExitChooser({}).choose(p(), 1))).toBe('NO_SUPPLY');
-    const d = new StaticExitChooser({ direct: true });
+    expect(id(new UpstreamExitChooser({}).choose(p(), 1))).toBe('NO_SUPPLY');
+    const d = new UpstreamExitChooser({ direct: true });
     expect(d.choose(p(), 1)).toEqual({ kind: 'direct', id: 'direct' });
     expect(id(d.choose(p({ country: 'US' }), 1))).toBe('NO_SUPPLY');
-    expect(id(new StaticExitChooser({ direct: true, directServesRegions: true }).choose(p({ country: 'US' }), 1))).toBe('direct');
+    expect(id(new UpstreamExitChooser({ direct: true, directServesRegions: true }).choose(p({ country: 'US' }), 1))).toBe('direct');
   });
 
   it('refuses a template that is not a proxy URL, without echoing its password', () => {
-    expect(() => new StaticExitChooser({ template: 'ftp://u:secret@h:1' })).toThrow(/http:\/\/ or socks5/);
-    expect(() => new StaticExitChooser({ template: 'http://u-{zone}:secret@h:1' })).toThrow(/placeholder/);
-    expect(() => new StaticExitChooser({ template: 'http://u-{zone}:secret@h:1' })).not.toThrow(/secret/);
+    expect(() => new UpstreamExitChooser({ template: 'ftp://u:secret@h:1' })).toThrow(/http:\/\/ or socks5/);
+    expect(() => new UpstreamExitChooser({ template: 'http://u-{zone}:secret@h:1' })).toThrow(/placeholder/);
+    expect(() => new UpstreamExitChooser({ template: 'http://u-{zone}:secret@h:1' })).not.toThrow(/secret/);
   });
 });
 

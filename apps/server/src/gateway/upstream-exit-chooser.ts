@@ -3,7 +3,7 @@ import type { Exit, ExitChooser, ProxyParams } from './ports';
 import { assertTemplate, renderTemplate } from './provider-template';
 
 /** An upstream proxy with its region tags (as the store lists them). */
-export interface StaticUpstream {
+export interface ExitUpstream {
   id: string;
   /** `http://user:pass@host:port` or `socks5://…`. */
   url: string;
@@ -13,8 +13,8 @@ export interface StaticUpstream {
   city?: string | null;
 }
 
-export interface StaticSupply {
-  upstreams?: readonly StaticUpstream[];
+export interface ExitSupply {
+  upstreams?: readonly ExitUpstream[];
   /** Provider template (see provider-template.ts); used when no listed upstream matches. */
   template?: string | null;
   /** Demo only: traffic leaves from the gateway host itself when nothing else serves the request. */
@@ -23,7 +23,7 @@ export interface StaticSupply {
   directServesRegions?: boolean;
 }
 
-export interface StaticExitChooserOptions {
+export interface UpstreamExitChooserOptions {
   now?: () => number;
   /** Session ids for rotating template exits. */
   randomId?: () => string;
@@ -54,10 +54,10 @@ const SWEEP_EVERY = 60_000;
  * the same provider session id) and moves it to the same next one; consecutive windows never share an
  * upstream. Memory only keeps the hold: `lifeMinutes` from the first use this instance saw.
  */
-export class StaticExitChooser implements ExitChooser {
-  private upstreams: readonly StaticUpstream[] = [];
-  private byId = new Map<string, StaticUpstream>();
-  private byRegion = new Map<string, StaticUpstream[]>();
+export class UpstreamExitChooser implements ExitChooser {
+  private upstreams: readonly ExitUpstream[] = [];
+  private byId = new Map<string, ExitUpstream>();
+  private byRegion = new Map<string, ExitUpstream[]>();
   private template: string | null = null;
   private direct = false;
   private directServesRegions = false;
@@ -68,7 +68,7 @@ export class StaticExitChooser implements ExitChooser {
   private readonly randomId: () => string;
   private readonly maxSessions: number;
 
-  constructor(supply: StaticSupply, opts: StaticExitChooserOptions = {}) {
+  constructor(supply: ExitSupply, opts: UpstreamExitChooserOptions = {}) {
     this.now = opts.now ?? Date.now;
     this.randomId = opts.randomId ?? (() => randomBytes(8).toString('hex'));
     this.maxSessions = opts.maxSessions ?? 1_000_000;
@@ -76,7 +76,7 @@ export class StaticExitChooser implements ExitChooser {
   }
 
   /** Replaces the supply; sticky sessions whose exit is still offered keep it. */
-  update(supply: StaticSupply): void {
+  update(supply: ExitSupply): void {
     if (supply.template) assertTemplate(supply.template);
     this.upstreams = supply.upstreams ?? [];
     this.byId = new Map(this.upstreams.map((u) => [u.id, u]));
@@ -115,7 +115,7 @@ export class StaticExitChooser implements ExitChooser {
   }
 
   /** A matching upstream (`upstream` picks among them), else the template with `session`, else direct egress. */
-  private pick(params: ProxyParams, region: string, upstream: (matches: StaticUpstream[]) => StaticUpstream, session: () => string): Exit | null {
+  private pick(params: ProxyParams, region: string, upstream: (matches: ExitUpstream[]) => ExitUpstream, session: () => string): Exit | null {
     const matches = this.matching(params, region);
     if (matches.length > 0) {
       const u = upstream(matches);
@@ -130,13 +130,13 @@ export class StaticExitChooser implements ExitChooser {
     return null;
   }
 
-  private nextTurn(region: string, matches: StaticUpstream[]): StaticUpstream {
+  private nextTurn(region: string, matches: ExitUpstream[]): ExitUpstream {
     const turn = this.turns.get(region) ?? 0;
     this.turns.set(region, (turn + 1) % matches.length);
     return matches[turn % matches.length]!;
   }
 
-  private matching(params: ProxyParams, region: string): StaticUpstream[] {
+  private matching(params: ProxyParams, region: string): ExitUpstream[] {
     let list = this.byRegion.get(region);
     if (!list) {
       list = this.upstreams.filter(
