@@ -146,7 +146,7 @@ test('a token the server refuses ends the session and returns to login', async (
     sessionStorage.setItem('userInfo', JSON.stringify({ email: 'ghost@e2e.test' }));
   });
   await page.goto('/manage/center/proxy');
-  // The router goes to login at once and the 401 handler reloads the page there 400 ms later (spec §4).
+  // The router goes to login at once and the 401 handler reloads the page there 400 ms later (docs/console.md#session).
   // The test waits for that reload to finish: reading storage mid-reload races it, and a context closed
   // while the reload is still loading can hang Chromium's teardown.
   await page.waitForEvent('load', { timeout: 10_000 });
@@ -163,7 +163,7 @@ test('the token query parameter starts a session and leaves the address bar', as
   expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBe(token);
 
   // The personal page's own logout button ends that session too.
-  // Spec §1: "personal center" is the menu group, "my account" its page.
+  // "Personal center" is the menu group, "my account" its page (docs/console.md#menu).
   await page.getByTestId('side-menu').getByText('Personal Center').click();
   await page.getByTestId('side-menu').getByText('My Account').click();
   await page.getByTestId('logout').click();

@@ -1,4 +1,7 @@
-/** Who may call a route (DESIGN §5.8). Every route declares one; the server refuses to start a route without it. */
+/**
+ * Who may call a route (docs/api.md#sign-in-and-roles). Every route declares one; the server refuses to start
+ * a route without it.
+ */
 export const ACCESS_POLICIES = ['public', 'customer', 'distributor', 'admin'] as const;
 export type AccessPolicy = (typeof ACCESS_POLICIES)[number];
 

@@ -89,7 +89,7 @@ export const userDto = z.object({
 });
 export type UserDto = z.infer<typeof userDto>;
 
-/** Login and register put the token at the top level beside `data` (spec §7). */
+/** Login and register put the token at the top level beside `data` (docs/api.md#requests-and-responses). */
 export const authResponse = z.object({ data: userDto, token: z.string(), message: z.string() });
 
 /** The operator's own pages beside the built-in Learn and Toolbox pages; null when not configured. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { entityId } from './ids';
 import { pageQuery } from './envelope';
 
-/** Payment adapters (DESIGN §5.5). The order of this list is the order the buy page offers them. */
+/** Payment adapters (docs/business-rules.md#payment-methods), in the order the buy page offers them. */
 export const PAY_METHODS = ['card', 'alipay', 'usdt-trc20', 'manual', 'sandbox'] as const;
 export const payMethod = z.enum(PAY_METHODS, { error: 'validation.payMethod' });
 export type PayMethod = z.infer<typeof payMethod>;
@@ -16,7 +16,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const PAID_BY = ['webhook', 'watcher', 'poll', 'admin', 'sandbox'] as const;
 export type PaidBy = (typeof PAID_BY)[number];
 
-/** Minutes an unpaid order stays open (DESIGN §5.4). */
+/** Minutes an unpaid order stays open (docs/business-rules.md#orders). */
 export const ORDER_TTL_MINUTES = 30;
 
 /** Text an operator types once per language. */
@@ -162,7 +162,7 @@ export const orderItemDto = z.object({
 });
 export type OrderItemDto = z.infer<typeof orderItemDto>;
 
-/** What the browser does next to pay (DESIGN §3 `payment`). */
+/** What the browser does next to pay (docs/api.md#payment-instructions). */
 export const paymentInstruction = z.discriminatedUnion('type', [
   z.object({ type: z.literal('redirect'), url: z.string() }),
   z.object({ type: z.literal('qr'), text: z.string(), url: z.string().nullable() }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Success envelope (DESIGN §3): `{ data, message? }`. */
+/** Success envelope (docs/api.md#requests-and-responses): `{ data, message? }`. */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ data, message: z.string().optional() });
 
 const pageError = { error: 'validation.page' };

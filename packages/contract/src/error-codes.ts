@@ -1,4 +1,4 @@
-/** Stable error codes (DESIGN §3): programs branch on these; people read the localized `message`. */
+/** Stable error codes (docs/api.md#errors): programs branch on these; people read the localized `message`. */
 export const ERROR_CODES = [
   'VALIDATION_FAILED',
   'UNAUTHENTICATED',

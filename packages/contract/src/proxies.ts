@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { entityId } from './ids';
 
-/** Proxy sub-account names are global (they are proxy usernames): `[a-z0-9_]{4,32}` (DESIGN §4). */
+/** Proxy sub-account names are global, being proxy usernames: `[a-z0-9_]{4,32}` (docs/business-rules.md#proxy-accounts). */
 export const proxyUsernameField = z
   .string({ error: 'validation.proxyUsername' })
   .trim()
@@ -14,7 +14,7 @@ export const proxyPasswordField = z
   .regex(/^[A-Za-z0-9]{8,32}$/, { error: 'validation.proxyPassword' });
 
 const limitBytes = z.number().int().min(1, { error: 'validation.bytes' }).max(Number.MAX_SAFE_INTEGER).nullable();
-/** Concurrent gateway connections (DESIGN §6); null = the operator's default, or none. */
+/** Concurrent gateway connections; null = the operator's default, or none (docs/gateway.md#concurrent-connections-per-account). */
 const maxConnections = z
   .number({ error: 'validation.maxConnections' })
   .int({ error: 'validation.maxConnections' })

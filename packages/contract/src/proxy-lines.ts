@@ -7,7 +7,7 @@ export type LineFormat = (typeof LINE_FORMATS)[number];
 export const PROXY_PROTOCOLS = ['http', 'socks5'] as const;
 export type ProxyProtocol = (typeof PROXY_PROTOCOLS)[number];
 
-/** Sticky lifetime bounds in minutes (DESIGN §6). */
+/** Sticky lifetime bounds in minutes (docs/gateway.md#username). */
 export const STICKY_MIN_LIFE = 1;
 export const STICKY_MAX_LIFE = 120;
 export const STICKY_DEFAULT_LIFE = 10;
@@ -53,7 +53,7 @@ export function newSessionId(): string {
   return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
 }
 
-/** `ACCOUNT[-country-us][-state-ca][-city-losangeles][-session-ID][-life-MIN]` (DESIGN §6). */
+/** `ACCOUNT[-country-us][-state-ca][-city-losangeles][-session-ID][-life-MIN]` (docs/gateway.md#username). */
 export function proxyUsername(account: string, q: Pick<ProxyLinesQuery, 'country' | 'state' | 'city'>, session?: { id: string; lifeMinutes: number }): string {
   const parts = [account];
   if (q.country) parts.push('country', q.country);

@@ -6,14 +6,14 @@ import { storage } from '@/lib/storage';
 
 export const currentUserKey = ['current-user'] as const;
 
-/** GET /api/user: the signed-in user (spec: reads data.email). */
+/** GET /api/user: the signed-in user; only an answer with an email counts (docs/console.md#session). */
 export async function getCurrentUser(): Promise<UserDto> {
   return (await api.get<UserDto>('/user')).data;
 }
 
 /**
- * The router reloads the user on every navigation (spec §2 rule 5); screens read the cached copy,
- * which starts from sessionStorage `userInfo`.
+ * The router reloads the user on every navigation (docs/console.md#navigation-rules, rule 5); screens read
+ * the cached copy, which starts from sessionStorage `userInfo`.
  */
 export const currentUserQueryOptions = () =>
   queryOptions({

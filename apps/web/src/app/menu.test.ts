@@ -11,7 +11,7 @@ const route = (path: string): AppRoute => {
   return found;
 };
 
-describe('menu keys from the spec menu index (activeIndex)', () => {
+describe('menu keys from the menu index (activeIndex)', () => {
   it('keys a route by its activeIndex', () => {
     expect(menuKey(route('/center'), appRoutes)).toBe('1');
     expect(menuKey(route('/center/rotatingResidential'), appRoutes)).toBe('6-1');
@@ -19,7 +19,7 @@ describe('menu keys from the spec menu index (activeIndex)', () => {
     expect(menuKey(route('/manage/pay'), appRoutes)).toBe('103-1');
   });
 
-  it('adds the route name where the spec gives two routes one index (102-1)', () => {
+  it('adds the route name where two routes share one index (102-1)', () => {
     expect(route('/distribution/channel').activeIndex).toBe('102-1');
     expect(route('/manage/log').activeIndex).toBe('102-1');
     expect(menuKey(route('/distribution/channel'), appRoutes)).toBe('102-1:distributionChannel');

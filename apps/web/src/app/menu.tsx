@@ -15,8 +15,8 @@ export interface MenuEntry {
 }
 
 /**
- * The menu key of a route: its spec §2 menu index (activeIndex), so the selected item follows the current
- * route's activeIndex. Spec §2 gives 102-1 to both Channel Statistics and Login Analysis; where routes share an
+ * The menu key of a route: its menu index (activeIndex, docs/console.md#menu), so the selected item follows the
+ * current route's activeIndex. Channel Statistics and Login Analysis share 102-1; where routes share an
  * index the key is `<activeIndex>:<route name>` ("102-1:manageLogs") so each stays one item and selecting one
  * never highlights the other. A route without an index falls back to its path. Keys come from the whole table,
  * not the role-filtered menu, so they are the same for every user.

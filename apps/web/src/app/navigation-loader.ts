@@ -9,8 +9,9 @@ import { pendingSessionSwitch } from '@/lib/session-switch';
 import { storage } from '@/lib/storage';
 
 /*
- * Spec §2 navigation rules, applied on every navigation: the root route's loader runs for each one
- * (shouldRevalidate always true), decides with the pure resolveNavigation() and applies the result.
+ * The navigation rules (docs/console.md#navigation-rules), applied on every navigation: the root route's
+ * loader runs for each one (shouldRevalidate always true), decides with the pure resolveNavigation() and
+ * applies the result.
  */
 
 export interface NavigationDeps {

@@ -12,7 +12,7 @@ import { i18n } from '@/lib/i18n';
 import { bindNotify } from '@/lib/notify';
 import { theme } from './theme';
 
-/** antd's own texts follow the console language (spec: UI library locale follows). */
+/** antd's own texts follow the console language (docs/console.md#languages-and-titles). */
 export const ANTD_LOCALES: Record<Lang, Locale> = { en: enUS, 'zh-cn': zhCN, zh: zhTW };
 
 /** Hands antd's context-aware message API to lib/notify. */

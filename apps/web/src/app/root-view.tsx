@@ -10,7 +10,7 @@ import { SessionSwitchDialog } from './session-switch-dialog';
 const keepAliveRoutes = appRoutes.filter((route) => route.keepAlive);
 
 /**
- * The root view only hosts the routed page (spec §2). Keep-alive routes (the error page) stay mounted,
+ * The root view only hosts the routed page (docs/console.md#pages). Keep-alive routes (the error page) stay mounted,
  * hidden with <Activity>, once visited; every other page unmounts when navigated away from. It also
  * hosts the question asked before a link's token replaces the tab's session.
  */
@@ -43,7 +43,7 @@ export function RootView() {
   );
 }
 
-/** `<product name> - <route title>` in the current language (spec §2 rule 3). */
+/** `<product name> - <route title>` in the current language (navigation rule 3, docs/console.md#navigation-rules). */
 function useDocumentTitle(titleKey: string | undefined) {
   const { t, i18n } = useTranslation();
   const { appName } = useSite();

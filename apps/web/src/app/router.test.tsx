@@ -91,7 +91,7 @@ describe('app shell', () => {
     expect(screen.queryByTestId('error-page')?.style.display).toBe('none');
   });
 
-  it('highlights the one menu item of the route, also where the spec gives two routes index 102-1', async () => {
+  it('highlights the one menu item of the route, also where two routes share index 102-1', async () => {
     sessionStorage.setItem(SESSION_KEYS.token, 'tok');
     stubApi({ ...customer, role: 'admin', isDistributor: true });
     const router = renderAt('/manage/log');

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { menuEntries } from './menu';
 import { appRoutes, findRoute } from './routes';
 
-/** Spec §2, row by row: path, activeIndex ('' = none), access area. */
-const SPEC: ReadonlyArray<[string, string, string]> = [
+/** The original page table (docs/console.md#pages), row by row: path, activeIndex ('' = none), access area. */
+const ORIGINAL_PAGES: ReadonlyArray<[string, string, string]> = [
   ['/center', '1', 'customer'],
   ['/center/buy', '2', 'customer'],
   ['/center/proxy', '3', 'customer'],
@@ -24,7 +24,7 @@ const SPEC: ReadonlyArray<[string, string, string]> = [
   ['/error', '', 'public'],
 ];
 
-/** Pages beyond the spec's table: the spec §1 menu entries without a row, and the admin's catalogue. */
+/** Pages added to that table: usage record, learn and toolbox, and the admin's catalogue. */
 const EXTRA: ReadonlyArray<[string, string, string]> = [
   ['/center/usageRecord', '8', 'customer'],
   ['/learn/knowledge', '9-1', 'customer'],
@@ -60,12 +60,12 @@ const admin = { role: 'admin', isDistributor: false } as Pick<UserDto, 'role' | 
 
 const paths = (entries: ReturnType<typeof menuEntries>): string[] => entries.flatMap((e) => (e.children ? paths(e.children) : [e.path ?? '']));
 
-describe('route table (spec §2)', () => {
-  it('has exactly the spec paths plus the extra pages', () => {
-    expect(appRoutes.map((r) => r.path).sort()).toEqual([...SPEC, ...EXTRA].map(([p]) => p).sort());
+describe('route table (docs/console.md#pages)', () => {
+  it('has exactly the original paths plus the extra pages', () => {
+    expect(appRoutes.map((r) => r.path).sort()).toEqual([...ORIGINAL_PAGES, ...EXTRA].map(([p]) => p).sort());
   });
 
-  it.each([...SPEC, ...EXTRA])('%s: activeIndex %s, access %s', (path, index, access) => {
+  it.each([...ORIGINAL_PAGES, ...EXTRA])('%s: activeIndex %s, access %s', (path, index, access) => {
     const route = findRoute(path);
     expect(route?.path).toBe(path);
     expect(route?.activeIndex).toBe(index === '' ? null : index);
@@ -74,7 +74,7 @@ describe('route table (spec §2)', () => {
     expect(route?.title).toBe(`routes.${route?.name}`);
   });
 
-  it('uses the spec route names where the spec gives one', () => {
+  it('uses the original route names where one was given', () => {
     for (const [path, name] of Object.entries(NAMES)) expect(findRoute(path)?.name).toBe(name);
   });
 
@@ -110,7 +110,7 @@ describe('side menu from the route table', () => {
     ]);
   });
 
-  it('carries every spec §1 navigation label, in its order, with the groups it names', () => {
+  it('carries every navigation label, in its order, with the groups it names', () => {
     const labels = (entries: ReturnType<typeof menuEntries>): string[] => entries.flatMap((e) => [e.label, ...(e.children ? labels(e.children) : [])]);
     expect(labels(menuEntries(appRoutes, customer))).toEqual([
       'menu.center',
@@ -142,7 +142,7 @@ describe('side menu from the route table', () => {
     expect(keys).not.toContain('group:admin');
   });
 
-  it('lists the catalogue and supply pages at the end of the admin group, after the spec entries', () => {
+  it('lists the catalogue and supply pages at the end of the admin group, after the original entries', () => {
     const group = menuEntries(appRoutes, admin).find((e) => e.key === 'group:admin');
     expect(group?.children?.map((c) => c.path)).toEqual(['/manage/user', '/manage/order', '/manage/pay', '/manage/log', '/manage/goods', '/manage/region', '/manage/business', '/manage/supply']);
   });

@@ -31,7 +31,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchPath } from 'react-router';
 
 /*
- * The route table of spec §2, plus the spec §1 menu entries it has no row for (usage record, learn, toolbox) and
+ * The console's pages (docs/console.md#pages): customer, distribution and admin pages, learn and toolbox, and
  * the admin's catalogue pages. This one list drives the router (src/app/router.tsx), the side menu
  * (src/app/menu.tsx), page titles and access. Pages are separate chunks loaded on demand.
  */
@@ -49,9 +49,9 @@ export interface AppRoute {
   name: string;
   /** i18n key of the title (document title, page header). */
   title: string;
-  /** Only the error page stays mounted when navigated away from (spec §2). */
+  /** Only the error page stays mounted when navigated away from (docs/console.md#pages). */
   keepAlive: boolean;
-  /** Menu index from the spec; null for routes outside the menu. */
+  /** Menu index (docs/console.md#menu); null for routes outside the menu. */
   activeIndex: string | null;
   access: AccessPolicy;
   /** Child of the shared layout with the side menu. */
@@ -116,7 +116,7 @@ export const appRoutes: readonly AppRoute[] = [
     menu: { label: 'menu.staticResidential', icon: EnvironmentOutlined, group: 'proxyManagement' },
     page: lazy(() => import('@/features/static/pages/static-residential-page')),
   }),
-  // Spec §1 names these menu entries without giving them a row in §2; their indexes continue after 7 in menu order.
+  // Usage record, learn and toolbox came without an index of their own; theirs continue after 7 in menu order.
   layoutRoute({
     path: '/center/usageRecord',
     name: 'usageRecord',
@@ -234,7 +234,7 @@ export const appRoutes: readonly AppRoute[] = [
     menu: { label: 'menu.managePay', icon: CreditCardOutlined, group: 'admin' },
     page: lazy(() => import('@/features/admin/pages/payment-settings-page')),
   }),
-  // The spec gives login analysis the same menu index as channel statistics (102-1); kept as given.
+  // Login analysis shares its menu index with channel statistics (102-1; docs/console.md#menu).
   layoutRoute({
     path: '/manage/log',
     name: 'manageLogs',
@@ -244,7 +244,7 @@ export const appRoutes: readonly AppRoute[] = [
     menu: { label: 'menu.manageLogs', icon: FileSearchOutlined, group: 'admin' },
     page: lazy(() => import('@/features/admin/pages/login-logs-page')),
   }),
-  // Beyond the spec's table (DESIGN §3 "plus what operating needs"): the catalogue an admin sells from.
+  // What operating needs beyond the original pages (docs/console.md#pages): the catalogue an admin sells from.
   layoutRoute({
     path: '/manage/goods',
     name: 'manageGoods',

@@ -59,7 +59,7 @@ afterEach(() => {
   resetApiClientState();
 });
 
-describe('a link with ?token= (spec §2 rule 1, issue 9)', () => {
+describe('a link with ?token= (navigation rule 1, issue 9)', () => {
   it('is adopted without a question by a tab without a session, and leaves the address', async () => {
     stubApi();
     const router = renderAt('/user/personal?token=customer-token&lang=en');

@@ -9,7 +9,8 @@ import { storage } from '@/lib/storage';
 
 /**
  * Asks before a link's `?token=` replaces the session this tab holds (issue 9). No keeps the current
- * session; yes adopts the link's token as spec §2 rule 1 does, dropping everything cached for the old one.
+ * session; yes adopts the link's token as navigation rule 1 does (docs/console.md#navigation-rules), dropping
+ * everything cached for the old one.
  */
 export function SessionSwitchDialog() {
   const { t } = useTranslation();

@@ -5,7 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { useSite } from '@/api/get-site';
 import { localizedDocUrl } from '@/lib/legal';
 
-/** Spec §1 tips: read the tutorial first; USDT, AliPay and credit card; custom services via online support. */
+/**
+ * The tips panel (docs/console.md#account-home): read the tutorial first; USDT, AliPay and credit card;
+ * custom services via online support.
+ */
 export function TipsPanel({ variant = 'card' }: { variant?: 'card' | 'hero' }) {
   const { t, i18n } = useTranslation();
   const site = useSite();

@@ -181,7 +181,7 @@ describe('api client: methods', () => {
   });
 });
 
-describe('api client: exports (spec §7)', () => {
+describe('api client: exports (docs/console.md#exports)', () => {
   it('puts the current filters, the language and the ticket as token in the URL, dropping YTO-TGC, paging and empty values', () => {
     const url = exportUrl('/manage/order', { status: 'paid', email: 'a@b.c', 'YTO-TGC': 'x', page: 3, pageSize: 50, kind: undefined, orderNo: '' }, 'tkt-1');
     expect(url).toBe('/api/manage/order?status=paid&email=a%40b.c&lang=en&token=tkt-1');

@@ -12,20 +12,20 @@ import { i18n } from './i18n';
 import { storage } from './storage';
 
 /*
- * The one HTTP client of the console. It carries every request rule of spec §7/§8/§9:
+ * The one HTTP client of the console. It carries every request rule of docs/console.md#request-rules:
  * bearer token and Api-Lang from session storage, 30 s timeout, 2xx unwrapped to the body,
  * anything else rejected with the body's `message`/`errmsg`, 401 → login page after 400 ms.
  * Screens never parse errors: they show `error.message`.
  */
 
-/** Success body (DESIGN §3). Login and register add `token` at the top level. */
+/** Success body (docs/api.md#requests-and-responses). Login and register add `token` at the top level. */
 export interface Envelope<T> {
   data: T;
   message?: string;
   token?: string;
 }
 
-/** A page of a list (DESIGN §3 Lists). */
+/** A page of a list (docs/api.md#lists-and-paging). */
 export interface Page<T> {
   items: T[];
   total: number;
@@ -143,7 +143,7 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-/** The text an error shows: the body's `message` or `errmsg` (spec §8), else a generic one. */
+/** The text an error shows: the body's `message` or `errmsg` (docs/console.md#request-rules), else a generic one. */
 export function errorFromBody(status: number, body: unknown): ApiError {
   const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const text = [record.message, record.errmsg].find((v): v is string => typeof v === 'string' && v.trim() !== '');
@@ -210,11 +210,12 @@ export const api = {
 };
 
 /*
- * Exports (spec §6/§7, DESIGN §3): the browser opens `GET /api/<list>?<current filters>&token=<ticket>` in a
- * new tab. The ticket is single use and short-lived (POST /api/export-ticket), never the session token.
+ * Exports (docs/console.md#exports, docs/api.md#csv-exports): the browser opens
+ * `GET /api/<list>?<current filters>&token=<ticket>` in a new tab. The ticket is single use and short-lived
+ * (POST /api/export-ticket), never the session token.
  */
 
-/** Filter key the spec drops from export URLs. */
+/** Filter key export URLs never carry (docs/api.md#csv-exports). */
 export const EXPORT_DROPPED_KEY = 'YTO-TGC';
 
 /**

@@ -1,4 +1,4 @@
-/** Business constants of the console (spec §9). Every other module takes them from here. */
+/** Business constants of the console (docs/console.md#constants). Every other module takes them from here. */
 
 /** Base path the console is served under; Vite's `base` and every absolute browser URL use it. */
 export const BASE_PATH = '/manage/';
@@ -23,10 +23,10 @@ export const HOME_PATH = '/center';
 export const LOGIN_PATH = '/user/login';
 export const REGISTER_PATH = '/user/register';
 export const ERROR_PATH = '/error';
-/** Paths open without a session (spec §2, navigation rule 1). */
+/** Paths open without a session (docs/console.md#navigation-rules, rule 1). */
 export const PUBLIC_PATHS: readonly string[] = [LOGIN_PATH, REGISTER_PATH, ERROR_PATH];
 
-/** Attribution query parameters (spec §2, rule 4), in the order they are looked at. */
+/** Attribution query parameters (docs/console.md#navigation-rules, rule 4), in the order they are looked at. */
 export const CHANNEL_PARAMS = ['hz', 'yl', 'qd'] as const;
 export type ChannelKey = (typeof CHANNEL_PARAMS)[number];
 

@@ -2,7 +2,7 @@ import type { Lang, LocalizedText } from '@resi/contract';
 import dayjs from 'dayjs';
 
 /*
- * Display of the API's units (DESIGN §3): traffic in integer bytes, money in integer minor units plus a
+ * Display of the API's units (docs/api.md#units): traffic in integer bytes, money in integer minor units plus a
  * currency, times as ISO strings. Every screen formats through here so a number reads the same everywhere.
  */
 

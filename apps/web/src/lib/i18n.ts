@@ -38,7 +38,7 @@ const HTML_LANG: Record<Lang, string> = { en: 'en', 'zh-cn': 'zh-CN', zh: 'zh-TW
 
 export const i18n = i18next.createInstance();
 
-/** The language to start with: the stored one, else the default (spec §9: en). */
+/** The language to start with: the stored one, else the default (en, docs/console.md#constants). */
 export function initialLang(): Lang {
   return storage.getLang() ?? DEFAULT_LANG;
 }

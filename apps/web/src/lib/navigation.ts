@@ -4,7 +4,8 @@ import { CHANNEL_PARAMS, LOGIN_PATH, PUBLIC_PATHS } from './constants';
 import type { Channel } from './storage';
 
 /*
- * The navigation rules of spec §2, as pure functions: what to do for a URL, given the stored token.
+ * The navigation rules of docs/console.md#navigation-rules, as pure functions: what to do for a URL, given
+ * the stored token.
  * The router's root loader (src/app/navigation-loader.ts) applies the decision on every navigation.
  */
 
@@ -98,7 +99,7 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
   return decision;
 }
 
-/** Rule 5 / spec §5: a current-user answer is only good if it carries an email. */
+/** Rule 5 (docs/console.md#session): a current-user answer is only good if it carries an email. */
 export function hasEmail(user: unknown): boolean {
   if (!user || typeof user !== 'object') return false;
   const email = (user as { email?: unknown }).email;

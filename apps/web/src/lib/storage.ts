@@ -2,7 +2,7 @@ import type { Lang, UserDto } from '@resi/contract';
 import { LANGS } from '@resi/contract';
 import { CHANNEL_PARAMS, type ChannelKey } from './constants';
 
-/** Session storage keys (spec §3). The token lives here only: one tab, one session. */
+/** Session storage keys (docs/console.md#storage-keys). The token lives here only: one tab, one session. */
 export const SESSION_KEYS = {
   token: 'token',
   userInfo: 'userInfo',
@@ -11,7 +11,7 @@ export const SESSION_KEYS = {
   channelValue: 'channel_value',
 } as const;
 
-/** Local storage keeps non-secret UI state only (spec §3 "store state"), never the token. */
+/** Local storage keeps non-secret UI state only (docs/console.md#storage-keys), never the token. */
 export const LOCAL_KEYS = { ui: 'resi-console.ui' } as const;
 
 export interface Channel {
@@ -66,7 +66,7 @@ export const storage = {
     write(session, SESSION_KEYS.userInfo, JSON.stringify(user));
   },
 
-  /** Drops the session: token and stored user (spec §4). */
+  /** Drops the session: token and stored user (docs/console.md#session). */
   clearSession(): void {
     write(session, SESSION_KEYS.token, null);
     write(session, SESSION_KEYS.userInfo, null);

@@ -26,7 +26,7 @@ export function AppLayout() {
   const site = useSite();
   const [collapsed, setCollapsed] = useState(() => storage.getUiState().menuCollapsed);
   const route = findRoute(location.pathname);
-  // Selection follows the route's menu index (spec §2 activeIndex), not the address.
+  // Selection follows the route's menu index (activeIndex, docs/console.md#menu), not the address.
   const selectedKeys = selectedMenuKeys(route, appRoutes);
 
   const entries = useMemo(() => menuEntries(appRoutes, user), [user]);

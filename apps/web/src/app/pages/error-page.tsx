@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { HOME_PATH, LOGIN_PATH } from '@/lib/constants';
 
-/** /error: public, outside the layout, and kept alive (spec §2). */
+/** /error: public, outside the layout, and kept alive (docs/console.md#pages). */
 export default function ErrorPage() {
   const { t } = useTranslation();
   return (

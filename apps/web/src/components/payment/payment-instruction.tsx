@@ -4,7 +4,7 @@ import { Alert, Button, Descriptions, QRCode, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 /**
- * What the customer does to pay, as the server said (DESIGN §3 `payment`): a provider page, a QR code,
+ * What the customer does to pay, as the server said (docs/api.md#payment-instructions): a provider page, a QR code,
  * a USDT address with the exact amount, or the operator's written instructions.
  */
 export function PaymentInstructionView({ order, payment }: { order: Pick<OrderDto, 'orderNo' | 'payMethod'>; payment: PaymentInstruction }) {

@@ -5,7 +5,7 @@ import { copyText } from '@/lib/clipboard';
 import { BASE_PATH } from '@/lib/constants';
 import { notify } from '@/lib/notify';
 
-/** `${origin}/manage/user/register?invite=CODE` (DESIGN §5.6). */
+/** `${origin}/manage/user/register?invite=CODE` (docs/business-rules.md#invitations-and-channels). */
 export function inviteLink(origin: string, inviteCode: string): string {
   return `${origin}${BASE_PATH}user/register?invite=${encodeURIComponent(inviteCode)}`;
 }

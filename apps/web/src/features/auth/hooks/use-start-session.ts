@@ -9,7 +9,7 @@ import { notify } from '@/lib/notify';
 import { storage } from '@/lib/storage';
 
 /**
- * Spec §4: a login/registration answer carrying a token stores it (and the user) and shows the
+ * docs/console.md#session: a login/registration answer carrying a token stores it (and the user) and shows the
  * success message; one without a token is an error message.
  */
 export function useStartSession() {

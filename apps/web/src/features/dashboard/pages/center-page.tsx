@@ -26,7 +26,7 @@ function QuickLink({ to, icon, title, text }: { to: string; icon: ReactNode; tit
 
 /**
  * /center: welcome and shortcuts, the tips panel, the traffic balance, the last week's usage and the latest
- * orders (DESIGN §7). Expiring static IPs join when static residential proxies are sold.
+ * orders (docs/console.md#account-home). Expiring static IPs join when static residential proxies are sold.
  */
 export default function CenterPage() {
   const { t } = useTranslation();
