@@ -28,6 +28,13 @@ describe('loadConfig', () => {
     throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
   }
 
+  it('derives the public URL from the port and the mail sender from the product name when they are not set', () => {
+    const cfg = loadConfig({ DATA_DIR: dataDir(), PORT: '9090', APP_NAME: 'Acme Proxies' });
+    expect(cfg).toMatchObject({ PUBLIC_URL: 'http://localhost:9090', MAIL_FROM: 'Acme Proxies <no-reply@localhost>' });
+    const set = loadConfig({ DATA_DIR: dataDir(), PORT: '9090', PUBLIC_URL: 'https://console.example.com/', MAIL_FROM: 'Ops <ops@example.com>' });
+    expect(set).toMatchObject({ PUBLIC_URL: 'https://console.example.com', MAIL_FROM: 'Ops <ops@example.com>' });
+  });
+
   it('has working defaults', () => {
     const cfg = loadConfig({ DATA_DIR: dataDir() });
     expect(cfg).toMatchObject({ PORT: 8080, NODE_ENV: 'development', GATEWAY_HTTP_PORT: 7777, GATEWAY_SOCKS_PORT: 7778, webDist: null });
@@ -40,6 +47,9 @@ describe('loadConfig', () => {
     expect(cfg.GATEWAY_LEASE_BYTES).toBe(1024 * 1024);
     expect(cfg.GATEWAY_ACCOUNT_MAX_CONNECTIONS).toBeUndefined();
     expect(cfg.GATEWAY_SHARED_BUDGETS).toBe('auto');
+    expect(cfg).toMatchObject({ PUBLIC_URL: 'http://localhost:8080', MAIL_FROM: 'Resi Console <no-reply@localhost>' });
+    // No support link unless one is set: the console then shows no "Contact support".
+    expect(cfg.SUPPORT_URL).toBeUndefined();
     // Metrics are off and no health listener runs unless asked for.
     expect(cfg.METRICS_PORT).toBeUndefined();
     expect(cfg.HEALTH_PORT).toBeUndefined();

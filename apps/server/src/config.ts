@@ -63,8 +63,10 @@ const envSchema = z.object({
   REDIS_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1-64 letters, digits, _ . : or -').default('resi:'),
   APP_NAME: z.string().min(1).max(64).default('Resi Console'),
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  PUBLIC_URL: z.url().default('http://localhost:8080'),
-  SUPPORT_URL: z.url().default('https://t.me/'),
+  /** Where customers reach the console (links in mail, payment return and notify URLs); unset: http://localhost:PORT. */
+  PUBLIC_URL: z.url().optional(),
+  /** The support link the console shows; unset: no "Contact support" link at all. */
+  SUPPORT_URL: z.url().optional(),
   TUTORIAL_URL: z.string().min(1).default('/manage/legal/tutorial.en.html'),
   /** The operator's own knowledge base, FAQ, blog and toolbox pages, linked from the built-in ones. */
   KNOWLEDGE_BASE_URL: webUrl.optional(),
@@ -107,7 +109,8 @@ const envSchema = z.object({
   /** The address the curl line of Get Proxy fetches through the proxy: an IP echo service. */
   PROXY_CHECK_URL: z.url().default('https://ipinfo.io/json'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
-  MAIL_FROM: z.string().min(3).default('Resi Console <no-reply@localhost>'),
+  /** Unset: `APP_NAME <no-reply@localhost>`. */
+  MAIL_FROM: z.string().min(3).optional(),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   /** Currency of every price (ISO 4217); amounts are kept in its minor unit. */
@@ -133,7 +136,9 @@ const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
-export interface Config extends Env {
+export interface Config extends Omit<Env, 'PUBLIC_URL' | 'MAIL_FROM'> {
+  PUBLIC_URL: string;
+  MAIL_FROM: string;
   APP_SECRET: string;
   dataDir: string;
   webDist: string | null;
@@ -176,7 +181,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDist: string
     mkdirSync(dataDir, { recursive: true });
     // mkdir succeeds on an existing directory we may not write to; SQLite and the outbox would fail later.
     accessSync(dataDir, constants.W_OK);
-    return { ...cfg, dataDir, webDist, APP_SECRET: cfg.APP_SECRET ?? loadOrCreateSecret(dataDir) };
+    return {
+      ...cfg,
+      PUBLIC_URL: (cfg.PUBLIC_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, ''),
+      MAIL_FROM: cfg.MAIL_FROM ?? `${cfg.APP_NAME} <no-reply@localhost>`,
+      dataDir,
+      webDist,
+      APP_SECRET: cfg.APP_SECRET ?? loadOrCreateSecret(dataDir),
+    };
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;

@@ -170,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       api.get('/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
       await api.register(siteRoutes, {
         appName: config.APP_NAME,
-        supportUrl: config.SUPPORT_URL,
+        supportUrl: config.SUPPORT_URL ?? '',
         tutorialUrl: config.TUTORIAL_URL,
         links: {
           knowledgeBase: config.KNOWLEDGE_BASE_URL ?? null,

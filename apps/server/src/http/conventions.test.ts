@@ -294,7 +294,7 @@ describe.each(DIALECTS)('HTTP conventions on %s', (dialect) => {
     expect(res.body).toEqual({
       data: {
         appName: t.config.APP_NAME,
-        supportUrl: t.config.SUPPORT_URL,
+        supportUrl: t.config.SUPPORT_URL ?? '',
         tutorialUrl: t.config.TUTORIAL_URL,
         links: { knowledgeBase: null, faq: null, blog: null, toolbox: null },
       },
