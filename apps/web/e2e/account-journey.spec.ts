@@ -12,7 +12,7 @@ const secondPassword = 'SecondPass456';
 test('a guarded page without a session sends the visitor to login with a timestamp', async ({ page }) => {
   const before = Date.now();
   await page.goto('/manage/center/buy');
-  await expect(page).toHaveURL(/\/manage\/user\/login\?t=\d+$/);
+  await expect(page).toHaveURL(/\/manage\/user\/login\?t=\d+&redirect=%2Fcenter%2Fbuy$/);
   const t = Number(new URL(page.url()).searchParams.get('t'));
   expect(t).toBeGreaterThanOrEqual(before);
   expect(t).toBeLessThanOrEqual(Date.now());
@@ -46,6 +46,29 @@ test('register with the mailed code; the channel from the link reaches the store
   const { data } = (await res.json()) as { data: { items: { email: string; channelKey: string | null; channelValue: string | null }[] } };
   expect(data.items).toHaveLength(1);
   expect(data.items[0]).toMatchObject({ email, channelKey: 'hz', channelValue: 'spring-promo' });
+});
+
+test('after logging in, the page that was asked for opens; a return path to another host goes to Account Home', async ({ page }) => {
+  const logIn = async () => {
+    const login = page.getByTestId('login-form');
+    await login.getByLabel('Email or account').fill(email);
+    await login.getByLabel('Password').fill(firstPassword);
+    await login.locator('.captcha-input input').fill(E2E.captcha);
+    await page.getByTestId('login-submit').click();
+  };
+  await page.goto('/manage/center/buy?lang=en');
+  await expect(page).toHaveURL(/\/manage\/user\/login\?t=\d+&redirect=/);
+  await logIn();
+  await expect(page).toHaveURL(/\/manage\/center\/buy\?lang=en$/);
+  await expect(page).toHaveTitle('Resi Console - Package Purchase');
+
+  await page.evaluate(() => sessionStorage.clear());
+  for (const evil of ['%2F%2Fevil.example', '%2F%5Cevil.example', 'https%3Aevil.example']) {
+    await page.goto(`/manage/user/login?t=1&redirect=${evil}`);
+    await logIn();
+    await expect(page).toHaveURL(/\/manage\/center$/);
+    await page.evaluate(() => sessionStorage.clear());
+  }
 });
 
 test('log in, switch to Simplified and Traditional Chinese, change the password, log out', async ({ page }) => {

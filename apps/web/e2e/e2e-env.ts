@@ -17,6 +17,9 @@ const store = storeFromEnv(process.env.E2E_DATABASE);
 // One database name per run, made once in the runner and inherited by its workers (which load this file too).
 process.env.E2E_DB_NAME ??= `resi_e2e_${Date.now()}_${process.pid}`;
 
+/** Ports are counted from E2E_PORT_BASE (default 18000), so two suites can run side by side on one machine. */
+const base = Number(process.env.E2E_PORT_BASE ?? 18000);
+
 /** The built server the browser tests run against, with its own throw-away store. */
 export const E2E = {
   root,
@@ -25,15 +28,15 @@ export const E2E = {
   adminDatabaseUrl: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   /** Unique per run: `resi_e2e_<ms>_<pid>`; only used when store is postgres. */
   databaseName: process.env.E2E_DB_NAME,
-  port: 18080,
-  baseURL: 'http://127.0.0.1:18080',
-  dataDir: path.join(root, 'artifacts/e2e-data', store),
+  port: base + 80,
+  baseURL: `http://127.0.0.1:${base + 80}`,
+  dataDir: path.join(root, 'artifacts/e2e-data', `${store}${process.env.E2E_PORT_BASE ? `-${base}` : ''}`),
   screenshots: path.join(root, 'artifacts/screenshots', store),
   captcha: '2468',
   adminEmail: 'admin@e2e.test',
   adminPassword: 'AdminPass123',
   /** The proxy gateway of the e2e server, and a local origin its curl lines fetch (PROXY_CHECK_URL). */
-  gatewayHttpPort: 18777,
-  gatewaySocksPort: 18778,
-  originPort: 18557,
+  gatewayHttpPort: base + 777,
+  gatewaySocksPort: base + 778,
+  originPort: base + 557,
 };

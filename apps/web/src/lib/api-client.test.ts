@@ -116,6 +116,16 @@ describe('api client: 401', () => {
     expect(UNAUTHORIZED_REDIRECT_DELAY_MS).toBe(400);
   });
 
+  it('names the page that was open when the session ended, to come back to after login', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const redirect = vi.spyOn(browser, 'redirect').mockImplementation(() => {});
+    vi.spyOn(browser, 'here').mockReturnValue('/usage/record?page=3');
+    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'UNAUTHENTICATED', message: 'Please log in again.' }));
+    await expect(request('/user')).rejects.toThrow('Please log in again.');
+    vi.advanceTimersByTime(UNAUTHORIZED_REDIRECT_DELAY_MS);
+    expect(redirect.mock.calls[0]?.[0]).toBe(`/manage/user/login?t=1700000000400&redirect=${encodeURIComponent('/usage/record?page=3')}`);
+  });
+
   it('does not redirect on other errors', async () => {
     vi.useFakeTimers();
     const redirect = vi.spyOn(browser, 'redirect').mockImplementation(() => {});

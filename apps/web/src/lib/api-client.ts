@@ -2,13 +2,13 @@ import {
   API_PREFIX,
   BASE_PATH,
   DEFAULT_LANG,
-  LOGIN_PATH,
   REQUEST_TIMEOUT_MS,
   SUCCESS_STATUS_MAX,
   SUCCESS_STATUS_MIN,
   UNAUTHORIZED_REDIRECT_DELAY_MS,
 } from './constants';
 import { i18n } from './i18n';
+import { loginRedirect, stripBasename } from './navigation';
 import { storage } from './storage';
 
 /*
@@ -66,6 +66,10 @@ export const browser = {
   openTab(url: string, features?: string): Window | null {
     return window.open(url, '_blank', features);
   },
+  /** The console page being shown, without the base path (`/center/buy?x=1`). */
+  here(): string {
+    return `${stripBasename(window.location.pathname, BASE_PATH.replace(/\/$/, ''))}${window.location.search}`;
+  },
   now(): number {
     return Date.now();
   },
@@ -92,9 +96,9 @@ export function requestHeaders(hasBody: boolean): Headers {
   return headers;
 }
 
-/** Login page as a full browser URL (under /manage/), with the timestamp parameter `t`. */
-export function loginUrl(now = browser.now()): string {
-  return `${BASE_PATH.replace(/\/$/, '')}${LOGIN_PATH}?t=${now}`;
+/** Login page as a full browser URL (under /manage/), with the timestamp parameter `t` and the page to return to. */
+export function loginUrl(now = browser.now(), from?: string): string {
+  return `${BASE_PATH.replace(/\/$/, '')}${loginRedirect(now, from)}`;
 }
 
 /*
@@ -119,7 +123,7 @@ function handleUnauthorized(): void {
   if (redirectTimer !== null) return;
   redirectTimer = setTimeout(() => {
     redirectTimer = null;
-    browser.redirect(loginUrl());
+    browser.redirect(loginUrl(browser.now(), browser.here()));
   }, UNAUTHORIZED_REDIRECT_DELAY_MS);
 }
 

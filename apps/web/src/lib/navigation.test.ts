@@ -6,6 +6,7 @@ import {
   isPublicPath,
   langFromSearch,
   loginRedirect,
+  returnPath,
   resolveNavigation,
   stripBasename,
   tokenFromSearch,
@@ -29,6 +30,25 @@ describe('rule 1: public paths and the session token', () => {
     expect(decision.redirectTo).toBe(`/user/login?t=${NOW}`);
     expect(decision.reloadUser).toBe(false);
     expect(loginRedirect(5)).toBe('/user/login?t=5');
+  });
+
+  it('names the page asked for in the login redirect, except Account Home', () => {
+    expect(nav('/usage/record', '?page=2').redirectTo).toBe(`/user/login?t=${NOW}&redirect=${encodeURIComponent('/usage/record?page=2')}`);
+    expect(nav('/center').redirectTo).toBe(`/user/login?t=${NOW}`);
+    expect(nav('/').redirectTo).toBe(`/user/login?t=${NOW}`);
+    expect(loginRedirect(5, '/center/buy')).toBe(`/user/login?t=5&redirect=${encodeURIComponent('/center/buy')}`);
+  });
+
+  it('returns only to a path of this console: other hosts, schemes, encoded tricks and public pages go home', () => {
+    expect(returnPath('/usage/record?page=2')).toBe('/usage/record?page=2');
+    expect(returnPath('/center/buy')).toBe('/center/buy');
+    for (const evil of ['//evil.example', '/\\evil.example', '\\evil.example', 'https:evil.example', 'https://evil.example/x', 'javascript:alert(1)', '/.//evil.example', '/\t/evil.example', 'evil', '', null, undefined, '/user/login', '/user/register?x=1']) {
+      expect(returnPath(evil)).toBeNull();
+    }
+    // Still encoded after URLSearchParams decoded it once: a harmless console path, not another host.
+    expect(returnPath('/%2F%2Fevil.example')).toBe('/%2F%2Fevil.example');
+    expect(returnPath(new URLSearchParams('redirect=%2F%2Fevil.example').get('redirect'))).toBeNull();
+    expect(returnPath(new URLSearchParams('redirect=%2F%5Cevil.example').get('redirect'))).toBeNull();
   });
 
   it('lets public paths through without a token and without reloading the user', () => {

@@ -1,6 +1,6 @@
 import type { Lang } from '@resi/contract';
 import { LANGS } from '@resi/contract';
-import { CHANNEL_PARAMS, LOGIN_PATH, PUBLIC_PATHS } from './constants';
+import { CHANNEL_PARAMS, HOME_PATH, LOGIN_PATH, PUBLIC_PATHS } from './constants';
 import type { Channel } from './storage';
 
 /*
@@ -14,9 +14,38 @@ export function isPublicPath(pathname: string): boolean {
   return PUBLIC_PATHS.includes(path);
 }
 
-/** Where a visitor without a session goes: `/user/login?t=<timestamp>` (rule 1). */
-export function loginRedirect(now: number): string {
-  return `${LOGIN_PATH}?t=${now}`;
+/** The login page's parameter naming the console page to return to after signing in. */
+export const RETURN_PARAM = 'redirect';
+
+/**
+ * Where a visitor without a session goes: `/user/login?t=<timestamp>` (rule 1), with the page they
+ * asked for (a console path and its query) when it is not Account Home, to return there after login.
+ */
+export function loginRedirect(now: number, from?: string): string {
+  const back = from === undefined ? null : returnPath(from);
+  const page = back?.split('?')[0];
+  return back && page !== HOME_PATH && page !== '/' ? `${LOGIN_PATH}?t=${now}&${RETURN_PARAM}=${encodeURIComponent(back)}` : `${LOGIN_PATH}?t=${now}`;
+}
+
+/**
+ * A return path is only ever a path of this console: one leading `/` then not `/` or `\` (`//evil`,
+ * `/\evil` are other hosts to a browser), no scheme (`https:evil`), no control characters, and not a
+ * public page; anything else is null (the caller goes to Account Home). The value arrives decoded once
+ * by URLSearchParams; a still-encoded `%2F%2Fevil` stays a path and is checked as one.
+ */
+export function returnPath(value: string | null | undefined): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\u0000-\u001f\u007f]/.test(value)) return null;
+  let url: URL;
+  try {
+    url = new URL(value, 'http://console.invalid');
+  } catch {
+    return null;
+  }
+  // `/.//evil` normalises to `//evil`: checked again after parsing.
+  if (url.origin !== 'http://console.invalid' || url.pathname.startsWith('//') || isPublicPath(url.pathname)) return null;
+  return `${url.pathname}${url.search}`;
 }
 
 /** Rule 2: `?lang=en|zh-cn|zh` (case-insensitive); anything else is ignored. */
@@ -92,7 +121,7 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
     return decision;
   }
   if (!input.storedToken) {
-    decision.redirectTo = loginRedirect(input.now);
+    decision.redirectTo = loginRedirect(input.now, `${input.pathname}${input.search}`);
     return decision;
   }
   decision.reloadUser = true;
