@@ -15,7 +15,7 @@ export async function call(app: FastifyInstance, method: 'GET' | 'POST' | 'PUT' 
       ...opts.headers,
     },
   });
-  return { status: res.statusCode, body: res.json() as Json & { data?: any; code?: string; message?: string; token?: string } };
+  return { status: res.statusCode, headers: res.headers, body: res.json() as Json & { data?: any; code?: string; message?: string; token?: string } };
 }
 
 export async function newCaptcha(app: FastifyInstance): Promise<string> {

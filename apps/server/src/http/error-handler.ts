@@ -65,6 +65,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const t = request.t;
     if (err instanceof AppError) {
+      // Every "too soon" says how long in Retry-After too (RFC 9110 §10.2.3), so a client can count down.
+      if (err.statusCode === 429 && typeof err.params.seconds === 'number') reply.header('retry-after', String(Math.max(1, Math.ceil(err.params.seconds))));
       return reply.status(err.statusCode).send({ code: err.code, message: t(`errors.${err.code}`, err.params) });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

@@ -1,6 +1,7 @@
 import { Button } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '@/lib/api-client';
 
 export interface SendCodeButtonProps {
   /** Sends the code; resolves to the seconds before another may be sent, or null when nothing was sent. */
@@ -25,8 +26,10 @@ export function SendCodeButton({ onSend, disabled }: SendCodeButtonProps) {
     try {
       const wait = await onSend();
       if (wait && wait > 0) setLeft(Math.ceil(wait));
-    } catch {
+    } catch (err) {
       // The API client's error is already shown as a toast; form validation errors show on the fields.
+      // Too soon (429): count down the wait the server named instead of letting the user click again.
+      if (err instanceof ApiError && err.status === 429 && err.retryAfter) setLeft(err.retryAfter);
     } finally {
       setSending(false);
     }

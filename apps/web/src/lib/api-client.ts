@@ -41,6 +41,8 @@ export class ApiError extends Error {
     readonly status: number,
     /** Stable error code from the body (`UNAUTHENTICATED`, …) or `TIMEOUT`/`NETWORK`. */
     readonly code?: string,
+    /** A 429's Retry-After, in seconds: when the same request may be tried again. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -148,11 +150,12 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 /** The text an error shows: the body's `message` or `errmsg` (docs/console.md#request-rules), else a generic one. */
-export function errorFromBody(status: number, body: unknown): ApiError {
+export function errorFromBody(status: number, body: unknown, retryAfter?: string | null): ApiError {
   const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const text = [record.message, record.errmsg].find((v): v is string => typeof v === 'string' && v.trim() !== '');
   const code = typeof record.code === 'string' ? record.code : undefined;
-  return new ApiError(text ?? i18n.t('common.error.http', { status }), status, code);
+  const wait = retryAfter && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
+  return new ApiError(text ?? i18n.t('common.error.http', { status }), status, code, wait);
 }
 
 async function send(path: string, options: RequestOptions, accept: 'json' | 'blob'): Promise<Response> {
@@ -178,7 +181,7 @@ async function send(path: string, options: RequestOptions, accept: 'json' | 'blo
     });
     if (!isSuccess(response.status)) {
       if (response.status === 401) handleUnauthorized();
-      throw errorFromBody(response.status, await readJson(response));
+      throw errorFromBody(response.status, await readJson(response), response.headers.get('retry-after'));
     }
     return response;
   } catch (error) {
