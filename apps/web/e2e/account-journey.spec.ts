@@ -18,6 +18,15 @@ test('a guarded page without a session sends the visitor to login with a timesta
   expect(t).toBeLessThanOrEqual(Date.now());
   await expect(page).toHaveTitle('Resi Console - Login');
   await expect(page.getByTestId('tagline')).toHaveText('Global high-quality IP proxy service');
+
+  // The login form and the reset dialog on one page: every element id is unique (labels point at one control).
+  await page.getByTestId('forgot-password').click();
+  await expect(page.getByTestId('reset-form')).toBeVisible();
+  const duplicates = await page.evaluate(() => {
+    const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+    return ids.filter((id, i) => ids.indexOf(id) !== i);
+  });
+  expect(duplicates).toEqual([]);
 });
 
 test('register with the mailed code; the channel from the link reaches the stored user', async ({ page, request }) => {

@@ -49,7 +49,7 @@ export function ChangePasswordCard({ email }: { email: string }) {
       }
     >
       <Typography.Paragraph type="secondary">{t('account.password.description', { email })}</Typography.Paragraph>
-      <Form<ChangeValues> form={form} layout="vertical" requiredMark={false} onFinish={submit} size="large" className="change-password-form" data-testid="change-password-form">
+      <Form<ChangeValues> name="change-password" form={form} layout="vertical" requiredMark={false} onFinish={submit} size="large" className="change-password-form" data-testid="change-password-form">
         <Form.Item name="oldPassword" label={t('account.password.old')} rules={[schemaRule(changePassBody.shape.oldPassword, t)]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>

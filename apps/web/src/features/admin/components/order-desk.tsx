@@ -86,7 +86,7 @@ export function OrderDesk() {
 
   return (
     <div data-testid="order-desk">
-      <Form<FilterValues> form={form} layout="inline" onFinish={apply} className="filter-form">
+      <Form<FilterValues> name="order-filter" form={form} layout="inline" onFinish={apply} className="filter-form">
         <Form.Item name="email">
           <Input allowClear placeholder={t('admin.orders.filters.email')} className="filter-input" data-testid="filter-email" />
         </Form.Item>

@@ -92,6 +92,7 @@ export function PayMethodCard({ config }: { config: PayConfigDto }) {
         />
       ) : null}
       <Form<PayConfigValues>
+        name={`pay-config-${config.method}`}
         form={form}
         layout="vertical"
         initialValues={initialPayConfigValues(config)}

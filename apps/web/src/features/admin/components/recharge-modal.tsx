@@ -46,7 +46,7 @@ export function RechargeModal({ open, onClose }: { open: boolean; onClose: () =>
       data-testid="recharge-modal"
     >
       <Alert type="info" showIcon title={t('admin.recharge.hint')} className="modal-hint" />
-      <Form<RechargeValues> form={form} layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ validityDays: 30 }} preserve={false}>
+      <Form<RechargeValues> name="recharge" form={form} layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ validityDays: 30 }} preserve={false}>
         <Form.Item name="userId" label={t('admin.recharge.user')} rules={[numberRule(rechargeBody.shape.userId, t)]}>
           <UserPicker />
         </Form.Item>

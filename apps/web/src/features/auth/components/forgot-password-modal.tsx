@@ -53,7 +53,7 @@ function ResetPasswordForm({ onDone }: { onDone: (email: string) => void }) {
   return (
     <div data-testid="reset-form">
       <Alert type="info" showIcon message={t('auth.reset.hint')} className="modal-hint" />
-      <Form<ResetValues> form={form} layout="vertical" requiredMark={false} onFinish={submit} size="large">
+      <Form<ResetValues> name="reset-password" form={form} layout="vertical" requiredMark={false} onFinish={submit} size="large">
         <Form.Item name="email" label={t('auth.fields.email')} rules={[schemaRule(emailField, t)]}>
           <Input placeholder={t('auth.placeholders.email')} autoComplete="email" />
         </Form.Item>

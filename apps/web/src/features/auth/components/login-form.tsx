@@ -38,7 +38,7 @@ export function LoginForm({ onForgot, initialAccount }: { onForgot: () => void; 
   };
 
   return (
-    <Form<LoginValues> form={form} layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ account: initialAccount ?? '' }} size="large" data-testid="login-form">
+    <Form<LoginValues> name="login" form={form} layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ account: initialAccount ?? '' }} size="large" data-testid="login-form">
       <Form.Item name="account" label={t('auth.fields.loginAccount')} rules={[schemaRule(loginBody.shape.account, t)]}>
         <Input prefix={<UserOutlined />} placeholder={t('auth.placeholders.loginAccount')} autoComplete="username" />
       </Form.Item>

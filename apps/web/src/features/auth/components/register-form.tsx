@@ -51,6 +51,7 @@ export function RegisterForm({ inviteCode }: { inviteCode?: string }) {
 
   return (
     <Form<RegisterValues>
+      name="register"
       form={form}
       layout="vertical"
       requiredMark="optional"

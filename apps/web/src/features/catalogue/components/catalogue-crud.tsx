@@ -127,7 +127,7 @@ export function CatalogueCrud<R extends CatalogueResource, V extends object>(pro
         data-testid={`edit-${resource}`}
       >
         {editing ? (
-          <Form<V> form={form} layout="vertical" requiredMark={false} initialValues={editing.values} onFinish={submit} preserve={false} className="catalogue-form">
+          <Form<V> name={`catalogue-${resource}`} form={form} layout="vertical" requiredMark={false} initialValues={editing.values} onFinish={submit} preserve={false} className="catalogue-form">
             {fields}
           </Form>
         ) : null}

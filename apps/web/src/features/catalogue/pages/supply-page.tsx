@@ -82,7 +82,7 @@ function SupplySettingsCard() {
   const submit = (values: SupplySettings) => save.mutate({ template: values.template.trim(), directEgress: values.directEgress }, { onSuccess: (res) => notify.success(res.message || t('catalogue.saved')) });
   return (
     <Card variant="borderless" className="surface-card" loading={settings.isLoading}>
-      <Form<SupplySettings> form={form} layout="vertical" onFinish={submit} initialValues={{ template: '', directEgress: false }} data-testid="supply-settings">
+      <Form<SupplySettings> name="supply" form={form} layout="vertical" onFinish={submit} initialValues={{ template: '', directEgress: false }} data-testid="supply-settings">
         <Form.Item name="template" label={t('catalogue.supply.template')} extra={t('catalogue.supply.templateHelp')}>
           <Input className="mono" placeholder="http://USER[-country-{country}][-state-{state}]-session-{session}:PASS@gate.supplier.example:7000" />
         </Form.Item>

@@ -21,7 +21,7 @@ export function LineSettingsCard({ accounts, settings, onChange }: Props) {
 
   return (
     <Card variant="borderless" className="surface-card" title={t('proxy.settings.title')} data-testid="proxy-settings">
-      <Form layout="vertical" requiredMark={false} className="proxy-settings">
+      <Form name="proxy-settings" layout="vertical" requiredMark={false} className="proxy-settings">
         <Form.Item label={t('proxy.settings.account')}>
           <Select<number>
             value={settings.accountId}

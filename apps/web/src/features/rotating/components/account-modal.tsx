@@ -56,7 +56,7 @@ export function AccountModal({ state, onClose }: { state: AccountModalState; onC
       data-testid="account-modal"
     >
       {state !== null ? (
-        <Form<AccountValues> form={form} layout="vertical" requiredMark={false} initialValues={editing ? toAccountValues(editing) : newAccountValues()} onFinish={submit} preserve={false}>
+        <Form<AccountValues> name="proxy-account" form={form} layout="vertical" requiredMark={false} initialValues={editing ? toAccountValues(editing) : newAccountValues()} onFinish={submit} preserve={false}>
           <Form.Item
             name="username"
             label={t('rotating.accounts.username')}

@@ -29,7 +29,7 @@ export function LineConverterCard({ endpoint }: { endpoint: ProxyEndpoint }) {
   return (
     <Card variant="borderless" className="surface-card" title={t('toolbox.converter.title')} data-testid="line-converter">
       <p className="muted">{t('toolbox.converter.intro', { socksPort: endpoint.socksPort })}</p>
-      <Form layout="vertical">
+      <Form name="line-converter" layout="vertical">
         <Form.Item label={t('toolbox.converter.input')} htmlFor="converter-input">
           <Input.TextArea
             id="converter-input"
