@@ -98,7 +98,7 @@ test('Get Proxy builds a curl line that works through the gateway, and the usage
         await page.getByTestId('usage-refresh').click();
         return usageTotal(page);
       },
-      { timeout: 10_000, intervals: [1_000] },
+      { intervals: [1_000] },
     )
     .not.toBe('0 B');
   await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
@@ -136,9 +136,34 @@ test('a SOCKS5 line from Get Proxy works with curl, also with a country chosen o
         await page.getByTestId('usage-refresh').click();
         return page.getByTestId('usage-by-country').innerText();
       },
-      { timeout: 10_000, intervals: [1_000] },
+      { intervals: [1_000] },
     )
     .toContain('United States');
+});
+
+test('Get Proxy: rotating copies say why, sticky lines download exactly as shown, states are named', async ({ page }) => {
+  await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
+  await expect(page.getByTestId('settings-account')).toContainText(proxyUser);
+  // Every setting is labelled: reachable by its label, as a screen reader would.
+  for (const label of ['Proxy account', 'Location', 'Number of lines', 'Line format']) await expect(page.getByLabel(label, { exact: true })).toBeVisible();
+  await page.getByLabel('Number of lines', { exact: true }).fill('3');
+  await expect(page.getByTestId('rotating-note')).toContainText('every connection through any of them gets a new exit IP');
+
+  await page.getByTestId('settings-mode').getByText('Sticky', { exact: true }).click();
+  const lines = page.getByTestId('proxy-lines');
+  await expect(lines).toContainText('-session-');
+  await expect(page.getByTestId('rotating-note')).toHaveCount(0);
+  const shown = (await lines.innerText()).trim();
+  expect(shown.split('\n')).toHaveLength(3);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('lines-download').click()]);
+  expect(readFileSync((await download.path())!, 'utf8').trim()).toBe(shown);
+
+  // A state is named, not shown as its code.
+  await page.getByTestId('settings-region').click();
+  await page.locator('.ant-cascader-menu-item', { hasText: 'United States' }).click();
+  await expect(page.locator('.ant-cascader-menu-item', { hasText: 'New York State' })).toBeVisible();
+  await expect(page.locator('.ant-cascader-menu-item', { hasText: /^ny$/ })).toHaveCount(0);
+  await page.keyboard.press('Escape');
 });
 
 test('Usage Record lists the account’s traffic by day and by hour, and downloads it as CSV', async ({ page }) => {

@@ -35,7 +35,15 @@ export const proxyLinesQuery = z.object({
   lifeMinutes: z.coerce.number().int().min(STICKY_MIN_LIFE).max(STICKY_MAX_LIFE).default(STICKY_DEFAULT_LIFE),
   count: z.coerce.number().int().min(1).max(MAX_LINES).default(10),
   format: z.enum(LINE_FORMATS).default('host:port:user:pass'),
-});
+  /**
+   * Sticky lines' session ids, comma-separated, one per line: the export then holds exactly the lines
+   * the screen shows. Unset: new ones.
+   */
+  sessions: z
+    .string()
+    .regex(/^[a-z0-9]{8}(,[a-z0-9]{8}){0,999}$/, { error: 'validation.sessions' })
+    .optional(),
+}).refine((q) => q.sessions === undefined || q.sessions.split(',').length === q.count, { error: 'validation.sessions', path: ['sessions'] });
 export type ProxyLinesQuery = z.infer<typeof proxyLinesQuery>;
 
 export interface ProxyEndpoint {
@@ -70,8 +78,9 @@ export function proxyUsername(account: string, q: Pick<ProxyLinesQuery, 'country
 export function buildProxyLines(account: { username: string; password: string }, q: Omit<ProxyLinesQuery, 'accountId'>, ep: ProxyEndpoint, sessionId: () => string = newSessionId): string[] {
   const port = q.protocol === 'socks5' ? ep.socksPort : ep.httpPort;
   const scheme = q.protocol === 'socks5' ? 'socks5h' : 'http';
-  return Array.from({ length: q.count }, () => {
-    const username = proxyUsername(account.username, q, q.sticky === '1' ? { id: sessionId(), lifeMinutes: q.lifeMinutes } : undefined);
+  const given = q.sessions?.split(',');
+  return Array.from({ length: q.count }, (_, i) => {
+    const username = proxyUsername(account.username, q, q.sticky === '1' ? { id: given?.[i] ?? sessionId(), lifeMinutes: q.lifeMinutes } : undefined);
     return formatProxyLine({ host: ep.host, port, username, password: account.password, scheme }, q.format, ep.checkUrl);
   });
 }

@@ -41,6 +41,7 @@ export async function seedDemoCatalogue(db: Kysely<Database>, clock: Clock, curr
       ['US', null, null, 'United States', '美国', '美國'],
       ['US', 'ca', null, 'California', '加利福尼亚', '加利福尼亞'],
       ['US', 'ca', 'losangeles', 'Los Angeles', '洛杉矶', '洛杉磯'],
+      ['US', 'ny', null, 'New York State', '纽约州', '紐約州'],
       ['US', 'ny', 'newyork', 'New York', '纽约', '紐約'],
       ['GB', null, null, 'United Kingdom', '英国', '英國'],
       ['DE', null, null, 'Germany', '德国', '德國'],

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
 import { signedIn } from '../../../test/commerce';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { text } from '../../../test/i18n';
 
 let n = 0;
 const uname = () => `acct_${process.pid % 1000}_${++n}`;
@@ -128,6 +129,15 @@ describe('proxy lines export', () => {
     expect(lines).toHaveLength(4);
     for (const line of lines) expect(line).toMatch(new RegExp(`^curl -x socks5h://${username}-session-[a-z0-9]{8}-life-30:Secret123@gw\\.example\\.test:8002 http://127\\.0\\.0\\.1:9/ip$`));
     expect(new Set(lines).size).toBe(4);
+
+    // The sessions the screen shows, named: the file holds exactly those lines.
+    const named = await t.app.inject({ url: `/api/proxy/dynamic/export?accountId=${id}&sticky=1&count=2&sessions=aaaa1111,bbbb2222`, headers: { authorization: `Bearer ${token}` } });
+    expect(named.body).toBe(`gw.example.test:8001:${username}-session-aaaa1111-life-10:Secret123\ngw.example.test:8001:${username}-session-bbbb2222-life-10:Secret123\n`);
+    for (const sessions of ['aaaa1111', 'aaaa1111,BBBB2222', 'aaaa1111,bbbb222', 'aaaa1111,,bbbb2222']) {
+      const wrong = await t.app.inject({ url: `/api/proxy/dynamic/export?accountId=${id}&sticky=1&count=2&sessions=${sessions}`, headers: { authorization: `Bearer ${token}` } });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().message).toContain(text('en', 'validation.sessions'));
+    }
 
     const bad = await t.app.inject({ url: `/api/proxy/dynamic/export?accountId=${id}&count=5000`, headers: { authorization: `Bearer ${token}` } });
     expect(bad.statusCode).toBe(400);

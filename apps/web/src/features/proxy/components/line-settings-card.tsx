@@ -22,8 +22,9 @@ export function LineSettingsCard({ accounts, settings, onChange }: Props) {
   return (
     <Card variant="borderless" className="surface-card" title={t('proxy.settings.title')} data-testid="proxy-settings">
       <Form name="proxy-settings" layout="vertical" requiredMark={false} className="proxy-settings">
-        <Form.Item label={t('proxy.settings.account')}>
+        <Form.Item label={t('proxy.settings.account')} htmlFor="proxy-settings-account">
           <Select<number>
+            id="proxy-settings-account"
             value={settings.accountId}
             onChange={(accountId) => onChange({ accountId })}
             options={accounts.map((a) => ({ value: a.id, label: a.status === 'active' ? a.username : `${a.username} (${t('proxy.settings.disabled')})` }))}
@@ -32,6 +33,7 @@ export function LineSettingsCard({ accounts, settings, onChange }: Props) {
         </Form.Item>
         <Form.Item label={t('proxy.settings.protocol')}>
           <Radio.Group
+            aria-label={t('proxy.settings.protocol')}
             optionType="button"
             value={settings.protocol}
             onChange={(e) => onChange({ protocol: e.target.value as ProxyProtocol })}
@@ -39,8 +41,9 @@ export function LineSettingsCard({ accounts, settings, onChange }: Props) {
             data-testid="settings-protocol"
           />
         </Form.Item>
-        <Form.Item label={t('proxy.settings.region')} extra={t('proxy.settings.regionHint')}>
+        <Form.Item label={t('proxy.settings.region')} extra={t('proxy.settings.regionHint')} htmlFor="proxy-settings-region">
           <Cascader
+            id="proxy-settings-region"
             value={settings.region}
             onChange={(path) => onChange({ region: (path ?? []).map(String) })}
             options={options}
@@ -54,6 +57,7 @@ export function LineSettingsCard({ accounts, settings, onChange }: Props) {
         </Form.Item>
         <Form.Item label={t('proxy.settings.mode')} extra={settings.sticky ? t('proxy.settings.stickyHint') : t('proxy.settings.rotatingHint')}>
           <Radio.Group
+            aria-label={t('proxy.settings.mode')}
             optionType="button"
             value={settings.sticky ? 'sticky' : 'rotating'}
             onChange={(e) => onChange({ sticky: e.target.value === 'sticky' })}
@@ -65,8 +69,9 @@ export function LineSettingsCard({ accounts, settings, onChange }: Props) {
           />
         </Form.Item>
         {settings.sticky ? (
-          <Form.Item label={t('proxy.settings.life')} validateStatus={settings.lifeMinutes === null ? 'error' : undefined}>
+          <Form.Item label={t('proxy.settings.life')} validateStatus={settings.lifeMinutes === null ? 'error' : undefined} htmlFor="proxy-settings-life">
             <InputNumber
+              id="proxy-settings-life"
               min={STICKY_MIN_LIFE}
               max={STICKY_MAX_LIFE}
               precision={0}
@@ -78,11 +83,12 @@ export function LineSettingsCard({ accounts, settings, onChange }: Props) {
             />
           </Form.Item>
         ) : null}
-        <Form.Item label={t('proxy.settings.count')} validateStatus={settings.count === null ? 'error' : undefined}>
-          <InputNumber min={1} max={MAX_LINES} precision={0} value={settings.count} onChange={(count) => onChange({ count })} className="full-width" data-testid="settings-count" />
+        <Form.Item label={t('proxy.settings.count')} validateStatus={settings.count === null ? 'error' : undefined} htmlFor="proxy-settings-count">
+          <InputNumber id="proxy-settings-count" min={1} max={MAX_LINES} precision={0} value={settings.count} onChange={(count) => onChange({ count })} className="full-width" data-testid="settings-count" />
         </Form.Item>
-        <Form.Item label={t('proxy.settings.format')}>
+        <Form.Item label={t('proxy.settings.format')} htmlFor="proxy-settings-format">
           <Select<LineFormat>
+            id="proxy-settings-format"
             value={settings.format}
             onChange={(format) => onChange({ format })}
             options={LINE_FORMATS.map((f) => ({ value: f, label: t(`proxy.format.${formatKey(f)}`) }))}

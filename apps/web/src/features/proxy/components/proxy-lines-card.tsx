@@ -59,7 +59,13 @@ export function ProxyLinesCard({ lines, query, username, onRegenerate }: Props) 
           <pre className="proxy-lines mono" data-testid="proxy-lines">
             {lines.join('\n')}
           </pre>
-          {query?.sticky === '1' ? <p className="muted">{t('proxy.lines.stickyNote')}</p> : null}
+          {query?.sticky === '1' ? (
+            <p className="muted">{t('proxy.lines.stickyNote')}</p>
+          ) : lines.length > 1 ? (
+            <p className="muted" data-testid="rotating-note">
+              {t('proxy.lines.rotatingNote')}
+            </p>
+          ) : null}
         </>
       )}
     </Card>

@@ -34,7 +34,7 @@ describe('region options', () => {
         ],
       },
       // No rows for the country or the state: named by the runtime and by the code.
-      { value: 'gb', label: '英國', children: [{ value: 'state:eng', label: 'eng', children: [{ value: 'city:london', label: 'London' }] }] },
+      { value: 'gb', label: '英國', children: [{ value: 'state:eng', label: 'ENG', children: [{ value: 'city:london', label: 'London' }] }] },
     ]);
   });
 

@@ -17,7 +17,7 @@ export interface RegionChoice {
 /**
  * Country → state → city from the flat region list, in the operator's order. A city without a state hangs
  * under its country. Areas without their own row (a city of a state that is not listed) still appear,
- * named by their code, so every enabled area can be chosen. Values are lower case, as proxy usernames are.
+ * named by their code in capitals, so every enabled area can be chosen. Values are lower case, as proxy usernames are.
  */
 export function regionOptions(regions: readonly RegionDto[], lang: Lang): RegionOption[] {
   const countries = new Map<string, RegionOption>();
@@ -32,7 +32,8 @@ export function regionOptions(regions: readonly RegionDto[], lang: Lang): Region
     const key = `${countryCode.toLowerCase()}/${slug}`;
     let node = states.get(key);
     if (!node) {
-      node = { value: `state:${slug}`, label: slug };
+      // Until its own row names it (below): the code as states are abbreviated (`NY`), never a bare slug.
+      node = { value: `state:${slug}`, label: slug.toUpperCase() };
       states.set(key, node);
       (country(countryCode).children ??= []).push(node);
     }

@@ -1,5 +1,5 @@
 import { UserAddOutlined } from '@ant-design/icons';
-import { buildProxyLines } from '@resi/contract';
+import { buildProxyLines, newSessionId } from '@resi/contract';
 import { Button, Card, Col, Result, Row, Skeleton } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,10 +27,12 @@ export default function GetProxyPage() {
   const query = linesQuery({ ...settings, accountId });
   const queryText = JSON.stringify(query);
 
-  const lines = useMemo(() => {
-    if (!query || !account || !endpoint.data) return [];
+  // Sticky lines' session ids are made here and named in the download, so the file holds these very lines.
+  const shown = useMemo(() => {
+    if (!query || !account || !endpoint.data) return { lines: [], query };
     const { accountId: _id, ...rest } = query;
-    return buildProxyLines(account, rest, endpoint.data);
+    const sessions = rest.sticky === '1' ? Array.from({ length: rest.count }, newSessionId).join(',') : undefined;
+    return { lines: buildProxyLines(account, { ...rest, sessions }, endpoint.data), query: { ...query, sessions } };
     // queryText stands for query; generation asks for new sessions.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [queryText, account, endpoint.data, generation]);
@@ -68,7 +70,7 @@ export default function GetProxyPage() {
       </Col>
       {list.length > 0 ? (
         <Col span={24}>
-          <ProxyLinesCard lines={lines} query={query} username={account?.username} onRegenerate={() => setGeneration((g) => g + 1)} />
+          <ProxyLinesCard lines={shown.lines} query={shown.query} username={account?.username} onRegenerate={() => setGeneration((g) => g + 1)} />
         </Col>
       ) : null}
     </Row>
