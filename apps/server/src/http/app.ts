@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { type Clock, systemClock } from '../lib/clock';
 import type { CutoffBus } from '../lib/cutoff-bus';
-import { untrackedJobs } from '../lib/job-runs';
+import { jobsPlugin } from '../lib/jobs/jobs-plugin';
 import type { Mailer } from '../mail/mailer';
 import { adminModule } from '../modules/admin/plugin';
 import { authModule, authSessions } from '../modules/auth/plugin';
@@ -14,15 +14,12 @@ import { catalogueModule } from '../modules/catalogue/plugin';
 import { distributionModule } from '../modules/distribution/plugin';
 import { exportRequests, exportsModule } from '../modules/exports/plugin';
 import type { ModuleDeps } from '../modules/module-deps';
-import { scheduleOrderExpiry } from '../modules/orders/expiry-job';
 import { orderServices, ordersModule } from '../modules/orders/plugin';
 import { paymentServices, paymentsModule } from '../modules/payments/plugin';
 import { proxiesModule } from '../modules/proxies/plugin';
 import { siteModule } from '../modules/site/plugin';
 import { supplyModule } from '../modules/supply/plugin';
 import { trafficModule } from '../modules/traffic/plugin';
-import { UsdtWatcher } from '../payments/usdt-watcher';
-import { scheduleUsdtWatcher } from '../payments/usdt-schedule';
 import type { Metrics } from '../ops/metrics';
 import { Readiness } from '../ops/readiness';
 import { accessGuard } from './access-guard';
@@ -114,6 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const db = deps.db.db;
+  // Background jobs, each run by one API process at a time (lib/jobs); modules add theirs.
+  await app.register(jobsPlugin, { db, clock, runs: deps.metrics?.jobs });
   const modules: ModuleDeps = { config, db, clock, mailer: deps.mailer, cutoffs: deps.cutoffs };
   // What modules put on the app itself (fastify-plugin), before any route: the export hooks and the
   // sessions the access guard needs, then the services other modules use (docs/architecture.md).
@@ -122,12 +121,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accessGuard);
   await app.register(paymentServices, modules);
   await app.register(orderServices, modules);
-
-  const jobs = deps.metrics?.jobs ?? untrackedJobs;
-  scheduleOrderExpiry(app, db, clock, jobs);
-  const usdtWatcher = new UsdtWatcher({ clock, payConfigs: app.payments.configs, fulfilment: app.orders.fulfilment, orders: app.orders.repository, log: app.log });
-  app.decorate('usdtWatcher', usdtWatcher);
-  scheduleUsdtWatcher(app, usdtWatcher, config.USDT_POLL_SECONDS * 1000, jobs);
 
   // Each module's routes, in its own encapsulated plugin under /api.
   await app.register(

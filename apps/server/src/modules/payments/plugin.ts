@@ -1,6 +1,8 @@
 import type { PayMethod } from '@resi/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
+import { LeaseRepository } from '../../lib/jobs/lease-repository';
+import { LeasePollThrottle } from '../../payments/poll-throttle';
 import type { PaymentProvider } from '../../payments/provider';
 import { createProviders } from '../../payments/registry';
 import { AuditLogRepository } from '../audit/audit-log-repository';
@@ -18,7 +20,7 @@ declare module 'fastify' {
 /** The payment settings and adapters, on the app itself: the orders module starts and checks payments with them. */
 export const paymentServices = fp<ModuleDeps>(
   async (app, { config, db, clock }) => {
-    const providers = createProviders({ stripeApiBase: config.STRIPE_API_BASE });
+    const providers = createProviders({ stripeApiBase: config.STRIPE_API_BASE, throttle: new LeasePollThrottle(new LeaseRepository(db)) });
     const configs = new PayConfigService(db, clock, new AuditLogRepository(db, clock), providers, config.APP_SECRET, config.NODE_ENV === 'production', app.log);
     app.decorate('payments', { configs, providers });
   },
