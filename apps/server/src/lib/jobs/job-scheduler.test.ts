@@ -35,7 +35,7 @@ function countingJob(name: string) {
 describe.each(DIALECTS)('job scheduler on %s', (dialect) => {
   let stores: Awaited<ReturnType<typeof twoStores>>;
   const warnings: string[] = [];
-  const log = { warn: (_o: object, msg: string) => void warnings.push(msg) };
+  const log = { info: () => undefined, warn: (_o: object, msg: string) => void warnings.push(msg) };
   let n = 0;
   beforeAll(async () => {
     stores = await twoStores(dialect);

@@ -32,7 +32,7 @@ export interface JobSchedulerOptions {
   clock: Clock;
   /** Where runs are reported (the metrics); default: nowhere. */
   runs?: JobRuns;
-  log: { warn(obj: object, msg: string): void };
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** This process's name on its leases; default: host, pid and a random part. */
   holder?: string;
 }
@@ -109,12 +109,17 @@ export class JobScheduler {
   }
 
   private async renew(state: JobState): Promise<void> {
+    const job = state.job.name;
+    const had = state.held;
     try {
-      state.held = await this.o.leases.hold(state.job.name, this.holder, this.o.clock.now(), state.job.everyMs * LEASE_TICKS);
+      state.held = await this.o.leases.hold(job, this.holder, this.o.clock.now(), state.job.everyMs * LEASE_TICKS);
+      // Operators see where each job runs, and when it moves.
+      if (state.held && !had) this.o.log.info({ job, holder: this.holder }, 'job lease taken: the job runs in this process');
+      if (had && !state.held) this.o.log.warn({ job, holder: this.holder }, 'job lease lost to another process');
     } catch (err) {
       // Without the store the lease cannot be renewed: another process may take the job over meanwhile.
       state.held = false;
-      this.o.log.warn({ err: String(err), job: state.job.name }, 'job lease not renewed');
+      this.o.log.warn({ err: String(err), job }, 'job lease not renewed');
     }
   }
 }
