@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../test/accounts';
+import { startFakeTron } from '../test/fake-tron';
 import { HOST, basic, connectTunnel, readResponse, startHttpOrigin } from '../test/gateway-fixtures';
+import { sampleOf } from '../test/prometheus-text';
 import { PROXY_PASSWORD, carried, closedWithin, freePort, until, withDeadline } from '../test/store-gateway-kit';
 import { CAPTCHA, createPgDatabase } from '../test/test-app';
 import { type Db, openDatabase } from './db/database';
@@ -62,7 +64,7 @@ const logLines = (p: Proc) =>
     });
 
 /*
- * DESIGN §2's scaled mode on loopback: one `--role=api` and two `--role=gateway` processes sharing one
+ * DESIGN §2's scaled mode on loopback: `--role=api` and `--role=gateway` processes sharing one
  * PostgreSQL database and Redis, driven over real HTTP and proxy sockets. PostgreSQL only, by nature:
  * processes spread over hosts cannot share an SQLite file. The only test file that runs this mode.
  */
@@ -202,5 +204,104 @@ describe('scaled mode: an API process and two gateway processes on PostgreSQL an
     const grant = await db.db.selectFrom('traffic_grants').select('used_bytes').where('user_id', '=', user.id).executeTakeFirstOrThrow();
     expect([Number(usage.total), Number(account.used_bytes), Number(grant.used_bytes)]).toEqual([sent, sent, sent]);
     expect(sent).toBeGreaterThan(900_000);
+  }, 60_000);
+});
+
+/*
+ * Two `--role=api` processes on one store: the background jobs run once between them (lib/jobs), the
+ * USDT watcher included, which polls a fake TRON API every second here.
+ */
+describe('scaled mode: two API processes run the USDT watcher once between them', () => {
+  const POLL_MS = 1000;
+  const OURS = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
+  let pg: Awaited<ReturnType<typeof createPgDatabase>>;
+  let db: Db;
+  let dataDir: string;
+  let tron: Awaited<ReturnType<typeof startFakeTron>>;
+  const apis: { proc: Proc; port: number; metrics: number }[] = [];
+  const admin = { email: 'admin@jobs.test', password: 'AdminPass123' };
+
+  /** TRON list requests so far: the watcher asks once per poll while no transfer is listed. */
+  const polls = () => tron.requests.filter((r) => r.method === 'GET' && r.url.includes('/transactions/trc20')).length;
+  const watcherRuns = async (api: (typeof apis)[number]) => {
+    const text = await (await fetch(`http://${HOST}:${api.metrics}/metrics`)).text();
+    return sampleOf(text, 'resi_job_runs_total', { job: 'usdt_watcher', outcome: 'ok' }) ?? 0;
+  };
+  /** The API process whose pid the store's lease row names. */
+  const holder = async () => {
+    const row = await db.db.selectFrom('job_leases').select('holder').where('name', '=', 'usdt_watcher').executeTakeFirst();
+    const pid = row && /:(\d+):[0-9a-f]+$/.exec(row.holder)?.[1];
+    return apis.find((a) => String(a.proc.child.pid) === pid);
+  };
+
+  beforeAll(async () => {
+    pg = await createPgDatabase();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'resi-scaled-jobs-'));
+    tron = await startFakeTron();
+    const common = {
+      NODE_ENV: 'test',
+      DATABASE_URL: pg.url,
+      REDIS_URL,
+      REDIS_PREFIX: `test:${new URL(pg.url).pathname.slice(1)}:`,
+      APP_SECRET: randomBytes(32).toString('hex'),
+      DATA_DIR: dataDir,
+      HOST,
+      CAPTCHA_TEST_ANSWER: CAPTCHA,
+      DEMO_DATA: 'off',
+      LOG_LEVEL: 'info',
+      USDT_POLL_SECONDS: String(POLL_MS / 1000),
+    };
+    // One after the other: the first creates the admin, which the second then finds.
+    for (const extra of [{ ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password }, {}] as Record<string, string>[]) {
+      const [port, metrics] = [await freePort(), await freePort()];
+      const proc = spawnRole('api', { ...common, ...extra, PORT: String(port), METRICS_PORT: String(metrics) }, '"msg":"metrics on ');
+      apis.push({ proc, port, metrics });
+      await withDeadline(proc.ready, 45_000, 'an API process to listen');
+    }
+    db = openDatabase({ databaseUrl: pg.url, dataDir });
+
+    const api = (url: string, init: RequestInit = {}) =>
+      fetch(`http://${HOST}:${apis[0]!.port}/api${url}`, { ...init, headers: { 'content-type': 'application/json', ...init.headers } }).then((r) => r.json() as Promise<any>);
+    const captcha = await api('/captcha');
+    const { token } = await api('/login', { method: 'POST', body: JSON.stringify({ account: admin.email, password: admin.password, captchaId: captcha.data.id, captcha: CAPTCHA }) });
+    const saved = await api('/manage/pay-config', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify({ method: 'usdt-trc20', enabled: true, settings: { address: OURS, apiBase: tron.url }, secrets: {} }),
+    });
+    expect(saved.data?.enabled, JSON.stringify(saved)).toBe(true);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const { proc } of apis) if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL');
+    await Promise.all(apis.map((a) => a.proc.exited));
+    await db?.db.destroy();
+    await pg?.drop();
+    await tron?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('only the lease holder polls, once per interval; when it dies the other process takes the watcher over', async () => {
+    await until(() => polls() >= 2, 15_000, 'the watcher to poll the TRON API');
+    const first = await until(holder, 5000, 'the lease row to name an API process');
+    const other = apis.find((a) => a !== first)!;
+
+    // Six more list requests take at least five intervals when one watcher polls (two would need half that).
+    const from = polls();
+    const started = Date.now();
+    await until(() => polls() >= from + 6, 20_000, 'six more polls');
+    const elapsed = Date.now() - started;
+    expect(elapsed, `6 polls in ${elapsed} ms`).toBeGreaterThanOrEqual(5 * POLL_MS - 50);
+    expect(await watcherRuns(first)).toBeGreaterThanOrEqual(6);
+    expect(await watcherRuns(other)).toBe(0);
+
+    // The holder crashes: it stops renewing, and within a few intervals the other process polls instead.
+    first.proc.child.kill('SIGKILL');
+    await first.proc.exited;
+    const before = polls();
+    await until(async () => (await watcherRuns(other)) >= 2, 20_000, 'the other process to run the watcher');
+    expect(polls()).toBeGreaterThan(before);
+    expect(await holder()).toBe(other);
+    expect(logLines(other.proc).filter((l) => l.msg === 'job lease taken: the job runs in this process').map((l) => l.job)).toContain('usdt_watcher');
   }, 60_000);
 });

@@ -252,6 +252,13 @@ export interface GatewayReservationTable {
   expires_at: Timestamp;
 }
 
+/** A lease on a named thing (a background job, a provider poll): held by `holder` until `expires_at`. */
+export interface JobLeaseTable {
+  name: string;
+  holder: string;
+  expires_at: Timestamp;
+}
+
 export interface UpstreamTable {
   id: Generated<number>;
   protocol: 'http' | 'socks5';
@@ -296,6 +303,7 @@ export interface Database {
   usage_hourly: UsageHourlyTable;
   usage_flushes: UsageFlushTable;
   gateway_reservations: GatewayReservationTable;
+  job_leases: JobLeaseTable;
   upstreams: UpstreamTable;
   settings: SettingTable;
 }

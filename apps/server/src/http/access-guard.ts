@@ -1,6 +1,6 @@
 import { ACCESS_POLICIES, canAccess } from '@resi/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SessionService } from '../modules/auth/session-service';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { AppError } from '../shared/errors';
 
 export function bearerToken(request: FastifyRequest): string | null {
@@ -12,27 +12,33 @@ export function bearerToken(request: FastifyRequest): string | null {
 
 /**
  * Every route must say who may call it; a route without a policy stops the server at registration,
- * so nothing can be exposed by forgetting. The guard then decides per request on the server side.
+ * so nothing can be exposed by forgetting. The guard then decides per request on the server side, with
+ * the auth module's sessions (`app.sessions`). Registered after the export hooks, which may already have
+ * signed a request in, and before any route, so that every route gets both.
  */
-export function registerAccessGuard(app: FastifyInstance, sessions: SessionService): void {
-  app.addHook('onRoute', (route) => {
-    const access = route.config?.access;
-    if (!access || !ACCESS_POLICIES.includes(access)) {
-      throw new Error(`Route ${String(route.method)} ${route.url} has no access policy (config.access)`);
-    }
-  });
-  app.decorateRequest('auth', null);
-  app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config?.access;
-    // Unmatched URLs reach the not-found handler, which has no policy and exposes nothing.
-    if (!access || access === 'public') return;
-    const token = bearerToken(request);
-    // An export ticket may already have signed the request in (modules/exports): the same policy applies.
-    const auth = request.auth ?? (token ? await sessions.authenticate(token) : null);
-    if (!auth) throw new AppError('UNAUTHENTICATED');
-    request.auth = auth;
-    if (!canAccess(access, { role: auth.user.role, isDistributor: auth.user.is_distributor === 1 })) {
-      throw new AppError('FORBIDDEN');
-    }
-  });
-}
+export const accessGuard = fp(
+  async (app) => {
+    const { sessions } = app;
+    app.addHook('onRoute', (route) => {
+      const access = route.config?.access;
+      if (!access || !ACCESS_POLICIES.includes(access)) {
+        throw new Error(`Route ${String(route.method)} ${route.url} has no access policy (config.access)`);
+      }
+    });
+    app.decorateRequest('auth', null);
+    app.addHook('onRequest', async (request) => {
+      const access = request.routeOptions.config?.access;
+      // Unmatched URLs reach the not-found handler, which has no policy and exposes nothing.
+      if (!access || access === 'public') return;
+      const token = bearerToken(request);
+      // An export ticket may already have signed the request in (modules/exports): the same policy applies.
+      const auth = request.auth ?? (token ? await sessions.authenticate(token) : null);
+      if (!auth) throw new AppError('UNAUTHENTICATED');
+      request.auth = auth;
+      if (!canAccess(access, { role: auth.user.role, isDistributor: auth.user.is_distributor === 1 })) {
+        throw new AppError('FORBIDDEN');
+      }
+    });
+  },
+  { name: 'access-guard', dependencies: ['export-requests', 'auth-sessions'], decorators: { fastify: ['sessions'] } },
+);

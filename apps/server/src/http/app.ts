@@ -6,53 +6,23 @@ import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { type Clock, systemClock } from '../lib/clock';
 import type { CutoffBus } from '../lib/cutoff-bus';
-import { untrackedJobs } from '../lib/job-runs';
+import { jobsPlugin } from '../lib/jobs/jobs-plugin';
 import type { Mailer } from '../mail/mailer';
-import { AuthService } from '../modules/auth/auth-service';
-import { CaptchaService } from '../modules/auth/captcha-service';
-import { LoginLogRepository } from '../modules/auth/login-log-repository';
-import { MailCodeService } from '../modules/auth/mail-code-service';
-import { authRoutes } from '../modules/auth/routes';
-import { SessionService } from '../modules/auth/session-service';
-import { UserRepository } from '../modules/auth/user-repository';
-import { siteRoutes } from '../modules/site/routes';
-import { adminRoutes } from '../modules/admin/routes';
-import { UserListRepository } from '../modules/admin/user-list-repository';
-import { DistributionRepository } from '../modules/distribution/distribution-repository';
-import { distributionRoutes } from '../modules/distribution/routes';
-import { registerExportRequests } from '../modules/exports/export-request';
-import { ExportTicketService } from '../modules/exports/export-tickets';
-import { exportRoutes } from '../modules/exports/routes';
-import { AuditLogRepository } from '../modules/audit/audit-log-repository';
-import { catalogueAdminRoutes } from '../modules/catalogue/admin-routes';
-import { CatalogueAdminService } from '../modules/catalogue/catalogue-admin-service';
-import { CatalogueRepository } from '../modules/catalogue/catalogue-repository';
-import { catalogueRoutes } from '../modules/catalogue/routes';
-import { orderAdminRoutes } from '../modules/orders/admin-routes';
-import { scheduleOrderExpiry } from '../modules/orders/expiry-job';
-import { Fulfilment } from '../modules/orders/fulfilment';
-import { OrderRepository } from '../modules/orders/order-repository';
-import { OrderService } from '../modules/orders/order-service';
-import { PaymentReviewService } from '../modules/orders/payment-review-service';
-import { orderRoutes } from '../modules/orders/routes';
-import { PayConfigService } from '../modules/payments/pay-config-service';
-import { paymentRoutes } from '../modules/payments/routes';
-import { trafficRoutes } from '../modules/traffic/routes';
-import { TrafficRepository, UsageRepository } from '../modules/traffic/traffic-repository';
-import { UsageRecordRepository } from '../modules/traffic/usage-record-repository';
-import { usageRecordRoutes } from '../modules/traffic/usage-record-routes';
-import { ProxyAccountService } from '../modules/proxies/proxy-account-service';
-import { proxyAccountRoutes } from '../modules/proxies/routes';
-import { SupplyRepository } from '../modules/supply/supply-repository';
-import { supplyRoutes } from '../modules/supply/routes';
-import { SupplyService } from '../modules/supply/supply-service';
-import { SEAL_LABELS, SealedBox } from '../lib/sealed-box';
-import { createProviders } from '../payments/registry';
-import { UsdtWatcher } from '../payments/usdt-watcher';
-import { scheduleUsdtWatcher } from '../payments/usdt-schedule';
+import { adminModule } from '../modules/admin/plugin';
+import { authModule, authSessions } from '../modules/auth/plugin';
+import { catalogueModule } from '../modules/catalogue/plugin';
+import { distributionModule } from '../modules/distribution/plugin';
+import { exportRequests, exportsModule } from '../modules/exports/plugin';
+import type { ModuleDeps } from '../modules/module-deps';
+import { orderServices, ordersModule } from '../modules/orders/plugin';
+import { paymentServices, paymentsModule } from '../modules/payments/plugin';
+import { proxiesModule } from '../modules/proxies/plugin';
+import { siteModule } from '../modules/site/plugin';
+import { supplyModule } from '../modules/supply/plugin';
+import { trafficModule } from '../modules/traffic/plugin';
 import type { Metrics } from '../ops/metrics';
 import { Readiness } from '../ops/readiness';
-import { registerAccessGuard } from './access-guard';
+import { accessGuard } from './access-guard';
 import { capConnectionsPerIp, logAcceptErrors, trustedPeers } from './connection-cap';
 import { frameworkErrors, registerErrorHandling } from './error-handler';
 import { healthRoutes } from './health-routes';
@@ -141,61 +111,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const db = deps.db.db;
-  const users = new UserRepository(db);
-  const sessions = new SessionService(db, clock);
-  const captchas = new CaptchaService(db, clock, config.APP_SECRET, config.CAPTCHA_TEST_ANSWER);
-  const mailCodes = new MailCodeService(db, clock, config.APP_SECRET, deps.mailer, config.APP_NAME);
-  const auth = new AuthService(db, clock, users, sessions, captchas, mailCodes, new LoginLogRepository(db));
+  // Background jobs, each run by one API process at a time (lib/jobs); modules add theirs.
+  await app.register(jobsPlugin, { db, clock, runs: deps.metrics?.jobs });
+  const modules: ModuleDeps = { config, db, clock, mailer: deps.mailer, cutoffs: deps.cutoffs };
+  // What modules put on the app itself (fastify-plugin), before any route: the export hooks and the
+  // sessions the access guard needs, then the services other modules use (docs/architecture.md).
+  await app.register(exportRequests, modules);
+  await app.register(authSessions, modules);
+  await app.register(accessGuard);
+  await app.register(paymentServices, modules);
+  await app.register(orderServices, modules);
 
-  // Before the guard: an export ticket signs its request in, then the guard applies the route's policy.
-  const audit = new AuditLogRepository(db, clock);
-  const exportTickets = new ExportTicketService(db, clock);
-  registerExportRequests(app, exportTickets, clock, audit);
-  registerAccessGuard(app, sessions);
-
-  const production = config.NODE_ENV === 'production';
-  const providers = createProviders({ stripeApiBase: config.STRIPE_API_BASE });
-  const payConfigs = new PayConfigService(db, clock, audit, providers, config.APP_SECRET, production, app.log);
-  const fulfilment = new Fulfilment(db, clock, audit);
-  const orderRepo = new OrderRepository(db);
-  const orders = new OrderService({ db, clock, audit, fulfilment, payConfigs, providers, publicUrl: config.PUBLIC_URL, production, currency: config.CURRENCY, log: app.log });
-  const jobs = deps.metrics?.jobs ?? untrackedJobs;
-  scheduleOrderExpiry(app, db, clock, jobs);
-  const usdtWatcher = new UsdtWatcher({ clock, payConfigs, fulfilment, orders: orderRepo, log: app.log });
-  app.decorate('usdtWatcher', usdtWatcher);
-  scheduleUsdtWatcher(app, usdtWatcher, config.USDT_POLL_SECONDS * 1000, jobs);
-
+  // Each module's routes, in its own encapsulated plugin under /api.
   await app.register(
     async (api) => {
       api.get('/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
-      await api.register(siteRoutes, {
-        appName: config.APP_NAME,
-        supportUrl: config.SUPPORT_URL ?? '',
-        tutorialUrl: config.TUTORIAL_URL,
-        links: {
-          knowledgeBase: config.KNOWLEDGE_BASE_URL ?? null,
-          faq: config.FAQ_URL ?? null,
-          blog: config.BLOG_URL ?? null,
-          toolbox: config.TOOLBOX_URL ?? null,
-        },
-      });
-      await api.register(authRoutes, { auth, captchas, mailCodes, sessions });
-      await api.register(distributionRoutes, { distribution: new DistributionRepository(db), publicUrl: config.PUBLIC_URL });
-      await api.register(exportRoutes, { tickets: exportTickets });
-      await api.register(adminRoutes, { userList: new UserListRepository(db) });
-      await api.register(catalogueRoutes, { catalogue: new CatalogueRepository(db) });
-      await api.register(catalogueAdminRoutes, { catalogue: new CatalogueAdminService(db, clock, audit), currency: config.CURRENCY });
-      await api.register(orderRoutes, { orders, orderRepo });
-      await api.register(orderAdminRoutes, { orders, orderRepo, reviews: new PaymentReviewService(db, clock, audit) });
-      await api.register(paymentRoutes, { payConfigs, providers, orders, fulfilment, production });
-      await api.register(trafficRoutes, { traffic: new TrafficRepository(db), usage: new UsageRepository(db), clock });
-      await api.register(usageRecordRoutes, { records: new UsageRecordRepository(db), clock });
-      const supply = new SupplyRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.upstreamPassword));
-      await api.register(supplyRoutes, { supply: new SupplyService(db, supply, audit), production });
-      await api.register(proxyAccountRoutes, {
-        accounts: new ProxyAccountService(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.proxyPassword), deps.cutoffs),
-        endpoint: { host: config.GATEWAY_PUBLIC_HOST, httpPort: config.GATEWAY_HTTP_PORT, socksPort: config.GATEWAY_SOCKS_PORT, checkUrl: config.PROXY_CHECK_URL },
-      });
+      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule]) {
+        await api.register(module, modules);
+      }
     },
     { prefix: '/api' },
   );

@@ -1,12 +1,9 @@
-import type { UsdtWatcher } from '../payments/usdt-watcher';
 import type { ConnectionCap } from './connection-cap';
 import type { RateLimitName } from './rate-limits';
 
 // What modules need on a request (auth, language, export) is declared in shared/request-context.ts.
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Polls the TRON API for USDT payments; tests call `pollOnce()` instead of waiting for the timer. */
-    usdtWatcher: UsdtWatcher;
     /** Connections refused because their address had API_MAX_CONNECTIONS_PER_IP open (tests, figures). */
     connectionCap: ConnectionCap;
   }

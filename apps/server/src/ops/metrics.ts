@@ -1,5 +1,5 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { JobRuns } from '../lib/job-runs';
+import type { JobRuns } from '../lib/jobs/job-runs';
 
 /**
  * The process's Prometheus metrics (docs/deployment.md, "Metrics"): one registry per process, served only

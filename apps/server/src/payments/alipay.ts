@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { AlipaySdk } from 'alipay-sdk';
 import { AppError } from '../shared/errors';
 import { type OrderRow, orderItems } from '../db/rows';
-import { createPollThrottle } from './poll-throttle';
+import type { PollThrottle } from './poll-throttle';
 import { type MethodConfig, NotifyRejected, type NotifyReply, type PaymentProvider, type ProviderContext, type ProviderEvent } from './provider';
 
 const DEFAULT_GATEWAY = 'https://openapi.alipay.com/gateway.do';
@@ -80,12 +80,11 @@ function parseForm(raw: string): Record<string, string> {
 
 /**
  * AlipaySDK's computer-website payment (alipay.trade.page.pay) with RSA2-signed asynchronous
- * notifications, and alipay.trade.query for the browser's poll. One instance per app: it holds the
- * poll throttle.
+ * notifications, and alipay.trade.query for the browser's poll, held to once per interval and order by
+ * `throttle` (in the store, so across API processes). One instance per app: it caches the SDK.
  */
-export function createAlipayProvider(): PaymentProvider {
+export function createAlipayProvider(throttle: PollThrottle): PaymentProvider {
   let cached: { key: string; sdk: AlipaySdk } | null = null;
-  const mayAsk = createPollThrottle();
 
   const sdkFor = (c: MethodConfig): AlipaySdk => {
     const privateKey = c.secrets.privateKey ?? '';
@@ -173,7 +172,7 @@ export function createAlipayProvider(): PaymentProvider {
     },
 
     async query(order, ctx) {
-      if (order.pay_method !== 'alipay' || !configured(ctx.config) || !mayAsk(order.order_no, ctx.clock.now().getTime())) return null;
+      if (order.pay_method !== 'alipay' || !configured(ctx.config) || !(await throttle.mayAsk('alipay', order.order_no, ctx.clock.now()))) return null;
       try {
         const res = await sdkFor(ctx.config).exec(
           'alipay.trade.query',

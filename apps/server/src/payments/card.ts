@@ -2,7 +2,7 @@ import type { Lang } from '@resi/contract';
 import Stripe from 'stripe';
 import { AppError } from '../shared/errors';
 import { orderItems } from '../db/rows';
-import { createPollThrottle } from './poll-throttle';
+import type { PollThrottle } from './poll-throttle';
 import { type MethodConfig, NotifyRejected, type NotifyReply, type PaymentProvider, type ProviderEvent } from './provider';
 
 /** Stripe's own default: a signed webhook older than this many seconds is a replay, not a delivery. */
@@ -18,6 +18,8 @@ const ACK: NotifyReply = { status: 200, body: JSON.stringify({ received: true })
 const STRIPE_LOCALE: Record<Lang, 'en' | 'zh' | 'zh-TW'> = { en: 'en', 'zh-cn': 'zh', zh: 'zh-TW' };
 
 export interface CardOptions {
+  /** Holds the poll of Stripe for an order to once per interval, across processes. */
+  throttle: PollThrottle;
   /** Test-only (config STRIPE_API_BASE): where the SDK sends API calls instead of Stripe, e.g. a local fake. */
   apiBase?: string;
 }
@@ -50,9 +52,8 @@ function paidSessionEvent(s: Stripe.Checkout.Session, by: 'webhook' | 'poll', pa
 }
 
 /** Stripe Checkout (hosted card page) with signed webhooks, and a poll of the session when a webhook is missed. */
-export function createCardProvider(opts: CardOptions = {}): PaymentProvider {
+export function createCardProvider(opts: CardOptions): PaymentProvider {
   let cached: { key: string; stripe: Stripe } | null = null;
-  const mayAsk = createPollThrottle();
   const api = opts.apiBase ? new URL(opts.apiBase) : null;
 
   const stripeFor = (secretKey: string): Stripe => {
@@ -139,7 +140,7 @@ export function createCardProvider(opts: CardOptions = {}): PaymentProvider {
      * fulfilment like any event's.
      */
     async query(order, ctx) {
-      if (order.pay_method !== 'card' || !order.provider_ref || !configured(ctx.config) || !mayAsk(order.order_no, ctx.clock.now().getTime())) return null;
+      if (order.pay_method !== 'card' || !order.provider_ref || !configured(ctx.config) || !(await opts.throttle.mayAsk('card', order.order_no, ctx.clock.now()))) return null;
       let s: Stripe.Checkout.Session;
       try {
         s = await stripeFor(ctx.config.secrets.secretKey!).checkout.sessions.retrieve(order.provider_ref);

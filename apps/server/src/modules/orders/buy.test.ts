@@ -4,7 +4,8 @@ import { call } from '../../../test/auth-flows';
 import { balance, buy, configureMethod, seedCatalogue, signedIn } from '../../../test/commerce';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { MINUTE } from '../../lib/clock';
-import { expireDueOrders, scheduleOrderExpiry } from './expiry-job';
+import { jobsPlugin } from '../../lib/jobs/jobs-plugin';
+import { expireDueOrders, orderExpiryJob } from './expiry-job';
 
 const GB = 1024 ** 3;
 
@@ -156,7 +157,8 @@ describe.each(DIALECTS)('buying traffic on %s', (dialect) => {
     const app = Fastify({ logger: false });
     try {
       const every = vi.spyOn(globalThis, 'setInterval');
-      scheduleOrderExpiry(app, t.db.db, t.clock);
+      await app.register(jobsPlugin, { db: t.db.db, clock: t.clock });
+      app.jobs.add(orderExpiryJob(t.db.db, t.clock));
       await app.ready();
       expect(every.mock.calls.map(([, ms]) => ms)).toEqual([30_000]);
       t.clock.advance(31 * MINUTE);

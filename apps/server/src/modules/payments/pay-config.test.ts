@@ -5,7 +5,6 @@ import { call } from '../../../test/auth-flows';
 import { seedCatalogue, signedIn } from '../../../test/commerce';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
-import { createProviders } from '../../payments/registry';
 import { AuditLogRepository } from '../audit/audit-log-repository';
 import { PayConfigService } from './pay-config-service';
 
@@ -165,7 +164,7 @@ describe('the sandbox in production', () => {
   afterAll(() => t.close());
 
   it('is never offered, even when its setting is on, and its page does not exist', async () => {
-    const service = new PayConfigService(t.db.db, t.clock, new AuditLogRepository(t.db.db, t.clock), createProviders(), t.config.APP_SECRET, true);
+    const service = new PayConfigService(t.db.db, t.clock, new AuditLogRepository(t.db.db, t.clock), t.app.payments.providers, t.config.APP_SECRET, true);
     expect(await service.enabledMethods()).not.toContain('sandbox');
     expect((await service.list()).find((m) => m.method === 'sandbox')).toMatchObject({ enabled: true, available: false });
     await expect(service.save({ method: 'sandbox', enabled: true, settings: {}, secrets: {} }, { id: 1, ip: null })).rejects.toMatchObject({ code: 'PAY_METHOD_UNAVAILABLE' });

@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config';
+import type { Database } from '../db/schema';
+import type { Clock } from '../lib/clock';
+import type { CutoffBus } from '../lib/cutoff-bus';
+import type { Mailer } from '../mail/mailer';
+
+/**
+ * What http/app.ts hands every module plugin: the shared store, clock, mailer and cut-off bus, and the
+ * settings. A module builds its own repositories and services from these (docs/architecture.md).
+ */
+export interface ModuleDeps {
+  config: Config;
+  db: Kysely<Database>;
+  clock: Clock;
+  mailer: Mailer;
+  /** Where proxy-account cut-offs are announced to the gateways (main.ts: in-process or Redis). */
+  cutoffs?: CutoffBus;
+}

@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Db, type Dialect, openDatabase } from '../src/db/database';
+import { migrateToLatest } from '../src/db/migrate';
+import { createPgDatabase } from './test-app';
+
+/**
+ * One migrated store seen through two independent handles, as two API processes see it (for SQLite,
+ * two connections to one file). `close` ends both and removes the store.
+ */
+export async function twoStores(dialect: Dialect): Promise<{ a: Db; b: Db; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'resi-two-stores-'));
+  const pg = dialect === 'postgres' ? await createPgDatabase() : null;
+  const a = openDatabase({ databaseUrl: pg?.url, dataDir });
+  const b = openDatabase({ databaseUrl: pg?.url, dataDir });
+  await migrateToLatest(a.db);
+  return {
+    a,
+    b,
+    async close() {
+      await a.db.destroy();
+      await b.db.destroy();
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
