@@ -76,7 +76,7 @@ const envSchema = z.object({
   GATEWAY_HTTP_PORT: port.default(7777),
   GATEWAY_SOCKS_PORT: port.default(7778),
   GATEWAY_PUBLIC_HOST: z.string().min(1).default('localhost'),
-  /** A gateway client's request head or SOCKS5 handshake must be complete within this (DESIGN §6). */
+  /** A gateway client's request head or SOCKS5 handshake must be complete within this (docs/gateway.md#connection-limits-and-failed-logins). */
   GATEWAY_HANDSHAKE_MS: deadlineMs.default(10_000),
   /** Unauthenticated gateway connections per source IP and listener. */
   GATEWAY_MAX_PENDING_PER_IP: count.default(64),
@@ -90,7 +90,7 @@ const envSchema = z.object({
   /** Test-only: direct egress may reach loopback and private addresses (local origins). Refused in production. */
   GATEWAY_ALLOW_PRIVATE_DESTINATIONS: z.stringbool().default(false),
   /**
-   * Byte budgets (DESIGN §6): bytes an account's connections may carry on one gateway between two exact
+   * Byte budgets (docs/gateway.md#byte-budgets): bytes an account's connections may carry on one gateway between two exact
    * checks of its balance and cap. 256 KiB (more than a socket read, 64 KiB) to 1 GiB.
    */
   GATEWAY_LEASE_BYTES: z.coerce
@@ -129,7 +129,7 @@ const envSchema = z.object({
   /** Demo catalogue and sandbox payments on first start: `auto` = only on the embedded SQLite store. */
   DEMO_DATA: z.enum(['auto', 'on', 'off']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Test-only: when set, this answer passes every captcha (DESIGN §8). Refused in production. */
+  /** Test-only: when set, this answer passes every captcha (docs/configuration.md). Refused in production. */
   CAPTCHA_TEST_ANSWER: z.string().min(1).optional(),
   /** Test-only: the Stripe SDK calls this base URL (a local fake Stripe) instead of Stripe. Refused in production. */
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
 
   const log = pino({ level: config.LOG_LEVEL });
   const stops: Array<() => Promise<void>> = [];
-  // Cut-offs reach the gateways at once: in this process directly, in others through Redis (DESIGN §2).
+  // Cut-offs reach the gateways at once: in this process directly, in others through Redis (docs/gateway.md#cut-off-timing).
   const cutoffs: CutoffBus = config.REDIS_URL
     ? new RedisCutoffBus({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, log: log.child({ part: 'cutoffs' }) })
     : new LocalCutoffBus(log);

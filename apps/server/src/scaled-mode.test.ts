@@ -64,7 +64,7 @@ const logLines = (p: Proc) =>
     });
 
 /*
- * DESIGN §2's scaled mode on loopback: `--role=api` and `--role=gateway` processes sharing one
+ * The scaled mode of docs/deployment.md#scaled-postgresql, on loopback: `--role=api` and `--role=gateway` processes sharing one
  * PostgreSQL database and Redis, driven over real HTTP and proxy sockets. PostgreSQL only, by nature:
  * processes spread over hosts cannot share an SQLite file. The only test file that runs this mode.
  */

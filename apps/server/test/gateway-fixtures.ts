@@ -7,7 +7,7 @@ import { type Gateway, type GatewayOptions, createGateway } from '../src/gateway
 import type { Allowance, AuthResult, GatewayAuthority, Refusal, UsageDelta, UsageSink } from '../src/gateway/ports';
 
 /*
- * Gateway test kit (STYLE: gateway tests use real sockets on 127.0.0.1): an in-memory authority and
+ * Gateway test kit (gateway tests use real sockets on 127.0.0.1): an in-memory authority and
  * usage sink that behave like the store side, local origins with known payload sizes, upstream proxies,
  * and raw HTTP-CONNECT and SOCKS5 clients that expose status and reply codes byte for byte.
  */

@@ -2,7 +2,7 @@ import type { UsageMeter } from './meter';
 import type { GatewayAuthority } from './ports';
 import type { Reservations } from './reservations';
 
-/** Default lease: bytes a pool carries between two exact checks of what it may still carry (DESIGN §6). */
+/** Default lease: bytes a pool carries between two exact checks of what it may still carry (docs/gateway.md#byte-budgets). */
 export const DEFAULT_LEASE_BYTES = 1024 * 1024;
 
 /**

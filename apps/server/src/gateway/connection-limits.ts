@@ -3,8 +3,9 @@ import { Deadline } from './deadlines';
 import type { GatewayLog } from './gateway-log';
 
 /*
- * What one client may hold on a listener before it has authenticated (DESIGN §6, docs/gateway.md
- * "Connection limits"): a complete request head or SOCKS handshake within `handshakeMs`, at most
+ * What one client may hold on a listener before it has authenticated
+ * (docs/gateway.md#connection-limits-and-failed-logins): a complete request head or SOCKS handshake
+ * within `handshakeMs`, at most
  * `maxPendingPerIp` unauthenticated connections per source IP, and room left for the other ports: a
  * listener with `maxConnections` open refuses new ones at once (closed without a word, a descriptor
  * for a moment) instead of taking the process's last descriptors from the API and the other port.

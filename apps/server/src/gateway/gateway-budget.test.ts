@@ -42,7 +42,7 @@ const carried = (sockets: net.Socket[]) => sockets.reduce((n, s) => n + s.bytesR
 
 const closed = (s: net.Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve()).resume()));
 
-describe('byte budgets over real sockets (DESIGN §6)', () => {
+describe('byte budgets over real sockets (docs/gateway.md#byte-budgets)', () => {
   let web: Awaited<ReturnType<typeof startHttpOrigin>>;
   let secureWeb: Awaited<ReturnType<typeof startHttpOrigin>>;
   const chooser = new UpstreamExitChooser({ direct: true });

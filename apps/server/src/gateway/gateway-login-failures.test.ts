@@ -13,7 +13,7 @@ import { REASON_HEADER } from './statuses';
 import { startStoreGateway } from './store/store-gateway';
 
 /*
- * Proxy password guessing (DESIGN §6): failed logins from one address are slowed, then refused for a
+ * Proxy password guessing (docs/gateway.md#connection-limits-and-failed-logins): failed logins from one address are slowed, then refused for a
  * while; failures against an existing account are counted for its owner; one aggregate log line per
  * interval, never with a password.
  */

@@ -6,7 +6,7 @@ import { type TestApp, createTestApp } from '../../test/test-app';
 import { UpstreamExitChooser } from './upstream-exit-chooser';
 
 /*
- * What one anonymous client may hold on the gateway (DESIGN §6, docs/gateway.md "Connection limits"):
+ * What one anonymous client may hold on the gateway (docs/gateway.md#connection-limits-and-failed-logins):
  * request heads and SOCKS5 handshakes that never complete are closed at GATEWAY_HANDSHAKE_MS, however
  * they trickle in, and the API and authenticated tunnels keep answering while they are held.
  */

@@ -20,7 +20,7 @@ import { type StoreGateway, startStoreGateway } from './store/store-gateway';
 
 const KB = 1024;
 const MB = 1024 * KB;
-/** DESIGN §6: an account that may no longer carry traffic is cut within this. */
+/** docs/gateway.md#cut-off-timing: an account that may no longer carry traffic is cut within this. */
 const CUT_MS = 10_000;
 
 const hourOf = (d: Date) => new Date(Math.floor(d.getTime() / 3_600_000) * 3_600_000).toISOString();

@@ -24,7 +24,7 @@ export interface GatewayOptions {
   sink: UsageSink;
   /** Names this gateway's batches in the store (`usage_flushes.gateway_id`, at most 64 characters). */
   gatewayId: string;
-  /** Metered bytes are flushed this often (DESIGN §6: at most 5 s); enforcement runs right after. */
+  /** Metered bytes are flushed this often (docs/gateway.md#metering: at most 5 s); enforcement runs right after. */
   flushMs?: number;
   /** Standing of accounts with live connections is checked this often (besides after each flush). */
   enforceMs?: number;
@@ -53,7 +53,7 @@ export interface GatewayOptions {
   /** The aggregate line of failed logins per address is written at most this often (default 60 s). */
   loginLogMs?: number;
   /**
-   * Byte budgets (DESIGN §6): bytes an account's connections carry, all together, between two exact
+   * Byte budgets (docs/gateway.md#byte-budgets): bytes an account's connections carry, all together, between two exact
    * checks of its balance and cap. Default 1 MiB.
    */
   leaseBytes?: number;
@@ -94,7 +94,7 @@ export interface Gateway {
   readonly protection: { http: ConnectionLimits; socks: ConnectionLimits; failures: LoginFailures };
 }
 
-/** The gateway engine (DESIGN §6): both listeners, metering and cut-off, against the store's ports. */
+/** The gateway engine (docs/gateway.md): both listeners, metering and cut-off, against the store's ports. */
 export function createGateway(o: GatewayOptions): Gateway {
   const log = o.log ?? silentLog;
   const flushMs = o.flushMs ?? 5000;

@@ -47,7 +47,7 @@ export interface HttpListenerOptions {
 const ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', 'latin1');
 
 /**
- * The HTTP proxy listener (DESIGN §6): proxy-chain's `Server` with two paths.
+ * The HTTP proxy listener (docs/gateway.md#ports): proxy-chain's `Server` with two paths.
  *
  * - Plain HTTP (absolute-form requests, RFC 9112 §3.2.2) is proxy-chain's own: `prepareRequestFunction`
  *   admits the request and names the upstream; proxy-chain forwards it.

@@ -87,7 +87,7 @@ function sentBytes(socket: Socket): number {
  * account's sockets. The listener that owns a socket calls `release` when it closes (one 'close'
  * listener per socket, not two).
  *
- * Byte budgets (DESIGN §6, docs/gateway.md): every connection draws on its user's balance and its
+ * Byte budgets (docs/gateway.md#byte-budgets): every connection draws on its user's balance and its
  * account's cap. Each pool holds a lease (at most `leaseBytes`, never more than what is left) that
  * every chunk its connections carry counts down; when it is spent, what is left is computed again
  * exactly, and a pool with nothing left has all its connections cut at once.

@@ -2,7 +2,7 @@ import type { GatewayLog } from './gateway-log';
 import type { LoginFailureCount } from './ports';
 
 /*
- * Proxy password guessing (DESIGN §6): failed logins from one IP are slowed and then refused for a
+ * Proxy password guessing (docs/gateway.md#connection-limits-and-failed-logins): failed logins from one IP are slowed and then refused for a
  * while, logged in aggregate (never with a password), and counted per proxy account for its owner.
  * In memory and per gateway process: a guesser spread over several gateways gets each one's allowance,
  * which still takes guessing from thousands a second to a handful a minute.

@@ -32,7 +32,7 @@ interface Batch {
 
 /**
  * Sums metered bytes per account, user, exit country and hour, and hands them to the store as
- * numbered batches of deltas (DESIGN §6). A batch that fails is retried as it was, with the same
+ * numbered batches of deltas (docs/gateway.md#metering). A batch that fails is retried as it was, with the same
  * `(gatewayId, seq)`, before anything newer is sent: the store applies a seq once, so a flush that
  * timed out but did land is not counted twice, and bytes are never folded into a new seq.
  */

@@ -3,7 +3,7 @@
  * it reports back. The engine never touches the database: the store side implements these.
  */
 
-/** Username parameters (DESIGN §6): `ACCOUNT[-country-us][-state-ca][-city-losangeles][-session-ID][-life-MIN]`. */
+/** Username parameters (docs/gateway.md#username): `ACCOUNT[-country-us][-state-ca][-city-losangeles][-session-ID][-life-MIN]`. */
 export interface ProxyParams {
   account: string;
   /** ISO 3166-1 alpha-2, upper case. */

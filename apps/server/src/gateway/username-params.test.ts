@@ -2,7 +2,7 @@ import * as contract from '@resi/contract';
 import { describe, expect, it } from 'vitest';
 import { STICKY_DEFAULT_LIFE, STICKY_MAX_LIFE, STICKY_MIN_LIFE, accountOf, parseUsername } from './username-params';
 
-describe('username parameters (DESIGN §6)', () => {
+describe('username parameters (docs/gateway.md#username)', () => {
   it('reads a bare account as rotating, anywhere, default lifetime', () => {
     expect(parseUsername('alice01')).toEqual({ account: 'alice01', country: null, state: null, city: null, session: null, lifeMinutes: 10 });
   });

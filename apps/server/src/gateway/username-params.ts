@@ -24,7 +24,7 @@ export function accountOf(username: string): string {
 }
 
 /**
- * Parses `ACCOUNT[-country-us][-state-ca][-city-losangeles][-session-ID][-life-MIN]` (DESIGN §6), strictly:
+ * Parses `ACCOUNT[-country-us][-state-ca][-city-losangeles][-session-ID][-life-MIN]` (docs/gateway.md#username), strictly:
  * keys in any order but each once, no unknown key, a real ISO 3166-1 country, state and city only under a
  * country, `life` only with a session and within the sticky bounds. Keys and places are case-insensitive;
  * the session id is kept as written. Returns null when anything is off (refused as BAD_PARAMS).

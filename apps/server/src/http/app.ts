@@ -62,7 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     frameworkErrors,
-    // What one client may hold (DESIGN §6, for the API too): a request head within API_HEADERS_TIMEOUT_MS,
+    // What one client may hold (docs/api.md#rate-and-connection-limits): a request head within API_HEADERS_TIMEOUT_MS,
     // the whole request within API_REQUEST_TIMEOUT_MS, checked every second (Node checks every 30 s by
     // default, which would let a slow head live four times as long). Idle kept-alive connections keep
     // Fastify's 72 s, longer than load balancers' idle timeouts (else they hit closed connections); the

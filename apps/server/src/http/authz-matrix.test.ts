@@ -12,7 +12,7 @@ import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 
 /*
  * The authorization matrix: every route the real app registers × every kind of caller, each cell sent
- * and checked against DESIGN §3 (missing/invalid token 401, a role that may not 403, other users' data
+ * and checked against docs/api.md#sign-in-and-roles (missing/invalid token 401, a role that may not 403, other users' data
  * 404). Routes are seen as in access-policy.test.ts: an onRoute hook on every Fastify instance.
  */
 vi.mock('fastify', (original) => import('../../test/route-spy').then((m) => m.withRouteSpy(original)));
@@ -133,7 +133,7 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
         await send('anonymous', r, method, 401);
         await send('disabled user', r, method, 401, { token: disabled.token });
         await send('export ticket as bearer', r, method, 401, { token: await ticket() });
-        // A session token in a URL signs nothing in (DESIGN §3 Exports).
+        // A session token in a URL signs nothing in (docs/api.md#csv-exports).
         const withToken = (url: string, value: string) => `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(value)}`;
         await send('session token in the query', r, method, 401, { url: withToken(concrete(r.url), customer.token) });
         // A customer's ticket on an admin export signs the customer in: the role still decides.

@@ -41,8 +41,9 @@ export interface ConnectionCap {
 }
 
 /**
- * At most `max` open connections per socket peer address on the API's server (DESIGN §6's bound on what
- * one anonymous client may hold, for the API): one more is closed at once. By the peer, never by
+ * At most `max` open connections per socket peer address on the API's server (the bound on
+ * what one anonymous client may hold, docs/api.md#rate-and-connection-limits): one more is closed at
+ * once. By the peer, never by
  * X-Forwarded-For, which a client writes itself.
  */
 export function capConnectionsPerIp(server: Server, max: number, exempt: (address: string) => boolean): ConnectionCap {

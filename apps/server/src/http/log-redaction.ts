@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 /**
  * Query parameters whose values are secrets: export tickets (`token`), session tokens a client put in a
  * URL by mistake, mail and captcha codes, passwords, keys and signatures. Matched on the lower-cased
- * name; `yto-tgc` is the spec's session key that a console URL may still carry.
+ * name; `yto-tgc` is a session key an older console's URL may still carry (docs/api.md#csv-exports).
  */
 const SECRET_PARAM = /token|ticket|secret|passw|^(code|captcha|key|apikey|api_key|sign|sig|signature|yto-tgc)$/;
 
@@ -31,7 +31,7 @@ export function redactUrl(url: string): string {
 
 /**
  * Fastify's request serializer, with the URL redacted: the request logger writes every URL, and export
- * tickets travel in one (DESIGN §3 Exports). Bodies and headers are not logged at all.
+ * tickets travel in one (docs/api.md#csv-exports). Bodies and headers are not logged at all.
  */
 export function serializeRequest(request: FastifyRequest) {
   return {

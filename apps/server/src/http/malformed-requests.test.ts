@@ -10,7 +10,7 @@ import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 /*
  * Malformed input on every operation that reads a body, a query or path parameters: wrong types, huge
  * strings, odd Unicode, prototype-pollution keys, deep arrays, broken JSON and foreign media types.
- * Whatever arrives, the answer is below 500 and a refusal is DESIGN §3's exact { code, message }; what the
+ * Whatever arrives, the answer is below 500 and a refusal is the exact { code, message } of docs/api.md#errors; what the
  * route's own schema refuses must be refused. fast-check is not among the project's packages, so the
  * cases are generated here, deterministically: a failure names the case, and a rerun sends the same.
  * Routes are seen as in access-policy.test.ts: an onRoute hook on every Fastify instance.

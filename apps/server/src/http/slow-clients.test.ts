@@ -6,7 +6,7 @@ import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 import { trustedPeers } from './connection-cap';
 
 /*
- * What one client may hold on the API (DESIGN §6, as on the gateway): a request head within
+ * What one client may hold on the API (docs/api.md#rate-and-connection-limits, as on the gateway): a request head within
  * API_HEADERS_TIMEOUT_MS, the whole request within API_REQUEST_TIMEOUT_MS, and at most
  * API_MAX_CONNECTIONS_PER_IP open connections per socket peer. Over real sockets: app.inject opens none.
  */

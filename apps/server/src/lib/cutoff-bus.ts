@@ -4,8 +4,8 @@ import { z } from 'zod';
  * "Look at this user's proxy accounts again now": sent when an account is disabled, deleted, given a new
  * password or a lower cap, or when a gateway's flush finds a balance or cap spent; and when one is
  * created, re-enabled or given a higher cap. Every gateway then re-reads the user's accounts and balance,
- * cuts what may no longer run and admits what now may, instead of waiting for its next poll (DESIGN §2:
- * pub/sub of cut-offs). Losing one is harmless: the polling still catches up.
+ * cuts what may no longer run and admits what now may, instead of waiting for its next poll
+ * (docs/gateway.md#cut-off-timing). Losing one is harmless: the polling still catches up.
  */
 export const cutoffEvent = z.object({
   userId: z.number().int().positive(),

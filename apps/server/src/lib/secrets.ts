@@ -7,7 +7,7 @@ const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number,
 const PARAMS = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEYLEN = 32;
 
-/** scrypt (DESIGN §4): built into Node, so no native module to build; format `scrypt$N$r$p$salt$hash`. */
+/** scrypt (docs/decisions.md#accounts): built into Node, so no native module to build; format `scrypt$N$r$p$salt$hash`. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scryptAsync(password, salt, KEYLEN, PARAMS);

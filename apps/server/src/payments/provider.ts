@@ -83,7 +83,7 @@ export class NotifyRejected extends Error {
 }
 
 /**
- * One payment method (DESIGN §5.5). `start` runs after the order row exists (pay_amount and
+ * One payment method (docs/business-rules.md#payment-methods). `start` runs after the order row exists (pay_amount and
  * pay_currency already set to the order's amount and currency; a provider with its own unit updates
  * them) and answers what the browser does next.
  */

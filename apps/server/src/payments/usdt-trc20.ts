@@ -71,7 +71,7 @@ async function recentAmounts(orders: PaymentOrders, base: number, since: string)
 }
 
 /**
- * USDT on TRON (DESIGN §5.5): the customer sends an exact amount to the operator's address. The amount
+ * USDT on TRON (docs/business-rules.md#payment-methods): the customer sends an exact amount to the operator's address. The amount
  * is the price plus a few micro-USDT that no other open order has (a partial unique index guarantees it
  * across processes), which is how the watcher knows whose transfer it sees.
  */

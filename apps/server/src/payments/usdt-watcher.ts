@@ -59,7 +59,7 @@ const USDT_LOG_ADDRESS = tronAddressToHex(USDT_CONTRACT)!.slice(2);
 const TIMEOUT_MS = 15_000;
 
 /**
- * Watches the operator's TRON address for USDT transfers (DESIGN §5.5) and hands each one, once, to
+ * Watches the operator's TRON address for USDT transfers (docs/business-rules.md#payment-methods) and hands each one, once, to
  * fulfilment: an exact match of an open order pays it, anything else to our address goes to review.
  *
  * What counts: TronGrid's list of confirmed (`only_confirmed`) transfers of Tether's contract to our

@@ -6,10 +6,10 @@ import { AppError } from './errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Required on every route: who may call it (DESIGN §5.8). */
+    /** Required on every route: who may call it (docs/api.md#sign-in-and-roles). */
     access?: AccessPolicy;
     /**
-     * Marks a GET list route as exportable (DESIGN §3 Exports): opened with `?token=<export ticket>` it
+     * Marks a GET list route as exportable (docs/api.md#csv-exports): opened with `?token=<export ticket>` it
      * answers its rows as CSV. The value names the file and the header keys (`csv.<export>.*`).
      */
     export?: string;

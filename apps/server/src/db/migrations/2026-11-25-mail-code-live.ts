@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 // Frozen in time: never import app code here; valid on SQLite and PostgreSQL alike.
 
 /**
- * "One live code per email and purpose" (DESIGN §5.1) held by the store, not only by the service's
+ * "One live code per email and purpose" (docs/business-rules.md#registration-and-mail-codes) held by the store, not only by the service's
  * check-then-insert: two sends racing past the check cannot both leave a code. Both dialects support
  * partial unique indexes.
  */

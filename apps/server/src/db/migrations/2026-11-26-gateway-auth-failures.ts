@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 // Frozen in time: never import app code here; valid on SQLite and PostgreSQL alike.
 
 /**
- * Failed proxy logins per proxy account (DESIGN §6): how many, and when the latest was, so a customer
+ * Failed proxy logins per proxy account (docs/gateway.md#connection-limits-and-failed-logins): how many, and when the latest was, so a customer
  * sees that someone is guessing an account's password. The gateways add to these with their usage flushes.
  */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 // Frozen in time: never import app code here; valid on SQLite and PostgreSQL alike.
 
 /**
- * DESIGN §6: each proxy account may limit its concurrent connections through the gateway. Null: the
+ * docs/gateway.md#concurrent-connections-per-account: each proxy account may limit its concurrent connections through the gateway. Null: the
  * operator's default (`GATEWAY_ACCOUNT_MAX_CONNECTIONS`), or no limit.
  */
 export async function up(db: Kysely<any>): Promise<void> {

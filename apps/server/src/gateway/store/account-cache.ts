@@ -33,8 +33,8 @@ export interface CacheOptions {
 }
 
 /**
- * The gateway's view of proxy accounts and balances, held in memory so a connection costs no query
- * (DESIGN §6: "balance checks read a cache refreshed by those flushes"). `refresh()` reloads it whole;
+ * The gateway's view of proxy accounts and balances, held in memory so a connection costs no query;
+ * the usage flushes refresh it (docs/gateway.md#cut-off-timing). `refresh()` reloads it whole;
  * the gateway calls it on a timer and after each flush. `refreshUser()` reloads one user's accounts and
  * balance, on a cut-off event.
  */

@@ -5,7 +5,7 @@ import type { UsageDelta, UsageSink } from '../ports';
 import type { ReservationRepository } from './reservation-repository';
 
 /**
- * Writes the gateway's metered bytes (DESIGN §6): hourly usage rows, the proxy account's used bytes and
+ * Writes the gateway's metered bytes (docs/gateway.md#metering): hourly usage rows, the proxy account's used bytes and
  * the owner's traffic grants, earliest expiry first — all in one transaction, keyed by the batch's
  * `(gatewayId, seq)` so a retried batch is applied once.
  */

@@ -12,7 +12,7 @@ import type { SessionService } from './session-service';
 import type { UserRepository } from './user-repository';
 
 /**
- * Login lockout (DESIGN §5.2, docs/decisions.md): 5 failures for one account name from one IP lock that
+ * Login lockout (docs/business-rules.md#login, docs/decisions.md#accounts): 5 failures for one account name from one IP lock that
  * pair; 20 failures from one IP, whatever the accounts, lock that IP (password spraying). Both for
  * 15 minutes counted from the oldest failure that tipped it. An account is never locked for everyone,
  * so nobody can lock a victim out from elsewhere.
@@ -118,7 +118,7 @@ export class AuthService {
   }
 
   /**
-   * A login body that failed its schema is still an attempt (DESIGN §5.2: every attempt is a row) when it
+   * A login body that failed its schema is still an attempt (docs/business-rules.md#login: every attempt is a row) when it
    * names an account; without one there is nothing to tie the row to. It does not count towards lockout.
    */
   async logInvalidLogin(body: unknown, meta: ClientMeta): Promise<void> {

@@ -5,7 +5,7 @@ import { hashPassword, newInviteCode } from '../../lib/secrets';
 import type { UserRepository } from './user-repository';
 
 /**
- * An empty store gets its first admin (DESIGN §8): from ADMIN_EMAIL/ADMIN_PASSWORD, or a generated
+ * An empty store gets its first admin (docs/business-rules.md#the-first-admin): from ADMIN_EMAIL/ADMIN_PASSWORD, or a generated
  * password that is printed once to the console and never stored in plain text or logged.
  */
 export async function ensureFirstAdmin(

@@ -18,7 +18,7 @@ export const MAIL_CODE_RULES = {
 } as const;
 
 /**
- * Email codes (DESIGN §5.1): 6 digits, 10 minutes, 5 tries, one live code per email and purpose.
+ * Email codes (docs/business-rules.md#registration-and-mail-codes): 6 digits, 10 minutes, 5 tries, one live code per email and purpose.
  * Codes are kept as an HMAC (a plain hash of six digits is guessed offline in a millisecond).
  */
 export class MailCodeService {

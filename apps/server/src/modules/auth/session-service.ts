@@ -9,7 +9,7 @@ const SESSION_TTL = 7 * DAY;
 /** Sliding expiry is written at most once a minute per session, not on every request. */
 const TOUCH_EVERY = MINUTE;
 
-/** Opaque bearer tokens (DESIGN §3): only their SHA-256 is stored, so a leaked table grants nothing. */
+/** Opaque bearer tokens (docs/api.md#sign-in-and-roles): only their SHA-256 is stored, so a leaked table grants nothing. */
 export class SessionService {
   private readonly sessions: SessionRepository;
 

@@ -6,7 +6,7 @@ import { translator } from '../../shared/i18n';
 import type { AuditLogRepository } from '../audit/audit-log-repository';
 import type { ExportTicketService } from './export-tickets';
 
-/** What an export URL adds to a list's filters (spec §7): the ticket, the file's language, and the key the spec drops. */
+/** What an export URL adds to a list's filters (docs/api.md#csv-exports): the ticket, the file's language, and the key export URLs drop. */
 const EXPORT_PARAMS = ['token', 'lang', 'YTO-TGC'] as const;
 type ExportParams = Partial<Record<(typeof EXPORT_PARAMS)[number], unknown>>;
 
@@ -30,7 +30,7 @@ export const fileStamp = (d: Date): string => d.toISOString().slice(0, 19).repla
 /**
  * Export-capable routes (`config.export`: GET list routes) also answer all their matching rows as a CSV
  * file when the browser opens them in a new tab with `?token=<export ticket>` and no Authorization header
- * (DESIGN §3 Exports). This hook runs before the access guard: it takes the export keys out of the query
+ * (docs/api.md#csv-exports). This hook runs before the access guard: it takes the export keys out of the query
  * before validation, spends the ticket and signs the request in as the ticket's user; the guard then
  * applies the route's access policy exactly as for a session. `token` is only ever looked up as a ticket,
  * so a session token in a URL signs nothing in; on other routes it is not read at all.

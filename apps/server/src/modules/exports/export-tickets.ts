@@ -6,7 +6,7 @@ import { newToken, sha256 } from '../../lib/secrets';
 import { UserRepository } from '../auth/user-repository';
 import { ExportTicketRepository } from './export-ticket-repository';
 
-/** A ticket lives long enough for the new tab to open, and no longer (DESIGN §3 Exports). */
+/** A ticket lives long enough for the new tab to open, and no longer (docs/api.md#csv-exports). */
 export const EXPORT_TICKET_TTL_MS = 60_000;
 
 /**

@@ -23,7 +23,7 @@ export interface MarkPaidOptions {
 }
 
 /**
- * The only way an order becomes paid (DESIGN §5.4): one transaction flips `pending → paid` with a
+ * The only way an order becomes paid (docs/business-rules.md#crediting-exactly-once): one transaction flips `pending → paid` with a
  * conditional update and credits the order in the same transaction. Whoever comes second — a replayed
  * webhook, the poll, a second admin click — changes no row and gets the order as it now is.
  */

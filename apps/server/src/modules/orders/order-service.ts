@@ -227,7 +227,7 @@ export class OrderService {
 
   private async ownOrder(userId: number, orderNo: string): Promise<OrderRow> {
     const order = await this.orders.find(orderNo.toUpperCase());
-    // Another user's order is "not found", never "forbidden" (DESIGN §3).
+    // Another user's order is "not found", never "forbidden" (docs/api.md#errors).
     if (!order || order.user_id !== userId) throw new AppError('NOT_FOUND');
     return order;
   }

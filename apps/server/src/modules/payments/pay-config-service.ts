@@ -12,7 +12,7 @@ export interface PayConfigLog {
   warn(obj: object, msg: string): void;
 }
 
-/** Payment settings (DESIGN §5.5): plain settings as JSON, secrets sealed with a key derived from APP_SECRET. */
+/** Payment settings (docs/business-rules.md#payment-methods): plain settings as JSON, secrets sealed with a key derived from APP_SECRET. */
 export class PayConfigService implements PaymentSettings {
   private readonly box: SealedBox;
   private readonly configs: PayConfigRepository;

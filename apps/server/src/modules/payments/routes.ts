@@ -62,7 +62,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRouteDeps> = async (app
           return reply.status(answer.status).type(answer.contentType ?? 'text/plain').send(answer.body);
         } catch (err) {
           if (!(err instanceof NotifyRejected)) throw err;
-          // Unverifiable: refused and logged (DESIGN §5.5), never acted on.
+          // Unverifiable: refused and logged (docs/business-rules.md#payment-methods), never acted on.
           request.log.warn({ provider: provider.method, reason: err.reason }, 'payment notification rejected');
           return reply.status(400).type('text/plain').send('rejected');
         }

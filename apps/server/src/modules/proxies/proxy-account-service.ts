@@ -13,7 +13,7 @@ export const MAX_PROXY_ACCOUNTS = 200;
 
 type Row = ProxyAccountRow;
 
-/** Rotating-residential sub-accounts (DESIGN §4): every query is scoped to the owner. */
+/** Rotating-residential sub-accounts (docs/business-rules.md#proxy-accounts): every query is scoped to the owner. */
 export class ProxyAccountService {
   private readonly accounts: ProxyAccountRepository;
 

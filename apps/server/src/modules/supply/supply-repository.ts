@@ -19,7 +19,7 @@ export interface SupplyUpstream {
 type Row = Selectable<UpstreamTable>;
 type Trx = Transaction<Database>;
 
-/** Where rotating traffic exits (DESIGN §4 "upstream supply"): upstream proxies and the gateway's supply settings. */
+/** Where rotating traffic exits (docs/data-model.md#proxy-accounts-and-supply): upstream proxies and the gateway's supply settings. */
 export class SupplyRepository {
   constructor(
     private readonly db: Kysely<Database>,

@@ -11,7 +11,7 @@ export interface GrantRow {
 }
 
 /**
- * A user's traffic balance (DESIGN §4): what is left of their grants that have not expired, per user. The
+ * A user's traffic balance (docs/business-rules.md#traffic-balance): what is left of their grants that have not expired, per user. The
  * one formula of the balance: `GET /traffic`, the audit of a recharge and the gateway's cache read it here.
  * The gateway adds columns to the same statement, so this answers the query rather than its rows.
  */
@@ -39,7 +39,7 @@ export class TrafficRepository {
     await (trx ?? this.db).insertInto('traffic_grants').values(grant).execute();
   }
 
-  /** Grants not yet expired, the one that expires first first: usage is taken from it (DESIGN §4). */
+  /** Grants not yet expired, the one that expires first first: usage is taken from it (docs/business-rules.md#traffic-balance). */
   liveGrants(userId: number, now: string): Promise<GrantRow[]> {
     return this.db
       .selectFrom('traffic_grants as g')
