@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { payMethod } from './commerce';
 
 /*
  * Request bodies are strict (unknown fields are a 400). Messages are i18n keys under `validation.*`;
@@ -106,6 +107,8 @@ export const siteResponse = z.object({
   supportUrl: z.string(),
   tutorialUrl: z.string(),
   links: siteLinks,
+  /** The methods checkout offers now, in its order. */
+  payMethods: z.array(payMethod),
 });
 export type SiteInfo = z.infer<typeof siteResponse>;
 

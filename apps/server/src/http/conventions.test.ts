@@ -297,6 +297,7 @@ describe.each(DIALECTS)('HTTP conventions on %s', (dialect) => {
         supportUrl: t.config.SUPPORT_URL ?? '',
         tutorialUrl: t.config.TUTORIAL_URL,
         links: { knowledgeBase: null, faq: null, blog: null, toolbox: null },
+        payMethods: [],
       },
     });
   });

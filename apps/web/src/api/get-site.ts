@@ -16,6 +16,7 @@ export const FALLBACK_SITE: SiteInfo = {
   supportUrl: '',
   tutorialUrl: '',
   links: { knowledgeBase: null, faq: null, blog: null, toolbox: null },
+  payMethods: [],
 };
 
 /** The site facts, with the fallback product name until they have loaded. */

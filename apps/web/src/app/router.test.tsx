@@ -26,7 +26,7 @@ function stubApi(user: UserDto | null) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
-      if (url === '/api/site') return Response.json({ data: { appName: 'Acme Proxy', supportUrl: 'https://t.me/x', tutorialUrl: '/manage/legal/tutorial.en.html', links: { knowledgeBase: null, faq: null, blog: null, toolbox: null } } });
+      if (url === '/api/site') return Response.json({ data: { appName: 'Acme Proxy', supportUrl: 'https://t.me/x', tutorialUrl: '/manage/legal/tutorial.en.html', links: { knowledgeBase: null, faq: null, blog: null, toolbox: null }, payMethods: [] } });
       if (url === '/api/user') return user ? Response.json({ data: user }) : Response.json({ code: 'UNAUTHENTICATED', message: 'no' }, { status: 401 });
       if (url === '/api/captcha') return Response.json({ data: { id: 'c1', svg: '<svg xmlns="http://www.w3.org/2000/svg"/>' } });
       return Response.json({ code: 'NOT_FOUND', message: 'not found' }, { status: 404 });
@@ -59,7 +59,8 @@ describe('app shell', () => {
     stubApi(null);
     const router = renderAt('/center/buy');
     await waitFor(() => expect(router.state.location.pathname).toBe('/manage/user/login'), { timeout: 10_000 });
-    expect(router.state.location.search).toMatch(/^\?t=\d+$/);
+    // With the page asked for, to come back to after login.
+    expect(router.state.location.search).toMatch(/^\?t=\d+&redirect=%2Fcenter%2Fbuy$/);
     expect(await screen.findByTestId('login-form', {}, { timeout: 10_000 })).toBeTruthy();
   });
 

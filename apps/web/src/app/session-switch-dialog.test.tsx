@@ -18,7 +18,7 @@ const sessions: Record<string, UserDto> = { 'admin-token': admin, 'customer-toke
 
 function stubApi() {
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    if (url === '/api/site') return Response.json({ data: { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links: { knowledgeBase: null, faq: null, blog: null, toolbox: null } } });
+    if (url === '/api/site') return Response.json({ data: { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links: { knowledgeBase: null, faq: null, blog: null, toolbox: null }, payMethods: [] } });
     if (url === '/api/user') {
       const token = new Headers(init?.headers).get('Authorization')?.replace(/^Bearer /, '') ?? '';
       const user = sessions[token];

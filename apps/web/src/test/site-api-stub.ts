@@ -9,7 +9,7 @@ export function stubSiteApi(links: SiteLinks = NO_LINKS): void {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
-      if (url === '/api/site') return Response.json({ data: { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links } });
+      if (url === '/api/site') return Response.json({ data: { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links, payMethods: [] } });
       if (url === '/api/proxy/endpoint') return Response.json({ data: TEST_ENDPOINT });
       return Response.json({ code: 'NOT_FOUND', message: 'not found' }, { status: 404 });
     }),

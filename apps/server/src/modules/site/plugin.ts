@@ -13,5 +13,7 @@ export const siteModule: FastifyPluginAsync<ModuleDeps> = async (app, { config }
       blog: config.BLOG_URL ?? null,
       toolbox: config.TOOLBOX_URL ?? null,
     },
+    // What checkout offers right now: the tips panel advertises only these.
+    payMethods: () => app.payments.configs.enabledMethods(),
   });
 };
