@@ -9,6 +9,7 @@ import * as gatewayAuthFailures from './migrations/2026-11-26-gateway-auth-failu
 import * as proxyAccountLimits from './migrations/2026-11-27-proxy-account-limits';
 import * as exportTicketSession from './migrations/2026-11-28-export-ticket-session';
 import * as gatewayReservations from './migrations/2026-11-29-gateway-reservations';
+import * as changeVersions from './migrations/2026-12-01-change-versions';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-proxy-account-limits': proxyAccountLimits,
   '2026-11-28-export-ticket-session': exportTicketSession,
   '2026-11-29-gateway-reservations': gatewayReservations,
+  '2026-12-01-change-versions': changeVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
