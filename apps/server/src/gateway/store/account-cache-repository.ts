@@ -65,14 +65,16 @@ export class AccountCacheRepository {
   async changedUsers(since: Horizon): Promise<number[]> {
     const unseen = (column: string) =>
       sql<boolean>`(${sql.ref(column)} >= ${since.next}${since.open.length ? sql` or ${sql.ref(column)} in (${sql.join(since.open)})` : sql``})`;
+    // UNION ALL, deduplicated here: with UNION, SQLite merges sorted scans of whole tables instead of
+    // searching the version indexes (300 ms at 100,000 accounts instead of under one).
     const rows = await this.db
       .selectFrom('proxy_accounts')
       .select('user_id')
       .where(unseen('change_version'))
-      .union(this.db.selectFrom('users').select('id as user_id').where(unseen('change_version')))
-      .union(this.db.selectFrom('traffic_grants').select('user_id').where(unseen('change_version')))
+      .unionAll(this.db.selectFrom('users').select('id as user_id').where(unseen('change_version')))
+      .unionAll(this.db.selectFrom('traffic_grants').select('user_id').where(unseen('change_version')))
       .execute();
-    return rows.map((r) => r.user_id);
+    return [...new Set(rows.map((r) => r.user_id))];
   }
 
   /** Every live account, or those of the given users. */
