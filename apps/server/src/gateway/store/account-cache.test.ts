@@ -40,7 +40,7 @@ describe.each(DIALECTS)('account cache refreshes on %s', (dialect) => {
   const customer = (grants: [number, number][] = [[10 * MB, 30]]) => gatewayCustomer(t, admin, grants);
   const hour = () => new Date(Math.floor(t.clock.now().getTime() / 3_600_000) * 3_600_000).toISOString();
   const delta = (c: { accountId: number; user: { id: number } }, bytes: number): UsageDelta => ({ accountId: c.accountId, userId: c.user.id, hour: hour(), country: 'US', bytesUp: 0, bytesDown: bytes });
-  const put = (c: { token: string; accountId: number }, body: object) => call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body });
+  const put = (c: { token: string; accountId: number }, body: Record<string, unknown>) => call(t.app, 'PUT', `/api/proxy/dynamic/${c.accountId}`, { token: c.token, body });
   const oneUser = { full: false, users: 1 };
 
   beforeEach(async () => {
