@@ -191,6 +191,13 @@ export class AccountCache implements GatewayAuthority {
   }
 
   private add(a: CachedAccount): void {
+    // An account moved to another user (nothing does that today) leaves its old owner's list.
+    const before = this.byId.get(a.id);
+    if (before && before.userId !== a.userId) {
+      const theirs = this.byUser.get(before.userId)?.filter((x) => x.id !== a.id) ?? [];
+      if (theirs.length) this.byUser.set(before.userId, theirs);
+      else this.byUser.delete(before.userId);
+    }
     this.byName.set(a.username, a);
     this.byId.set(a.id, a);
     const mine = this.byUser.get(a.userId);
