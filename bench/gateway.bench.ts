@@ -2,7 +2,8 @@
  * Gateway benchmark (`npm run bench`; not a test). Side by side on loopback, each server in its own
  * process: direct to the origin, a bare Node `net` CONNECT tunnel (and a bare SOCKS5 one), bare
  * proxy-chain, and our gateway with auth and metering (in-memory authority and sink, so the engine is
- * what is measured). Prints medians of several runs and the ratios the targets are stated in.
+ * what is measured). Prints medians of several runs and the ratios the targets are stated in. Then the
+ * account cache's refresh against a store of 100,000 accounts (account-cache.bench.ts).
  */
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { accountCacheBench } from './account-cache.bench';
 
 const HOST = '127.0.0.1';
 const MB = 1024 * 1024;
@@ -425,4 +427,6 @@ function print(rows: Row[]): void {
 }
 
 await main();
+// The store side: what the gateway's account cache costs to keep fresh with 100,000 accounts.
+await accountCacheBench(quick);
 process.exit(0);

@@ -10,6 +10,7 @@ import * as proxyAccountLimits from './migrations/2026-11-27-proxy-account-limit
 import * as exportTicketSession from './migrations/2026-11-28-export-ticket-session';
 import * as gatewayReservations from './migrations/2026-11-29-gateway-reservations';
 import * as jobLeases from './migrations/2026-11-30-job-leases';
+import * as changeVersions from './migrations/2026-12-01-change-versions';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-export-ticket-session': exportTicketSession,
   '2026-11-29-gateway-reservations': gatewayReservations,
   '2026-11-30-job-leases': jobLeases,
+  '2026-12-01-change-versions': changeVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -18,6 +18,8 @@ export interface UserTable {
   lang: string;
   created_at: Timestamp;
   last_login_at: Timestamp | null;
+  /** Stamped by the store's triggers on every change the gateway's cache reads (docs/gateway.md); never written by code. */
+  change_version: ColumnType<number | null, never, never>;
 }
 
 export interface SessionTable {
@@ -153,6 +155,8 @@ export interface TrafficGrantTable {
   used_bytes: ColumnType<number, number | undefined, number>;
   expires_at: Timestamp;
   created_at: Timestamp;
+  /** Stamped by the store's triggers on every change the gateway's cache reads (docs/gateway.md); never written by code. */
+  change_version: ColumnType<number | null, never, never>;
 }
 
 export interface PaymentEventTable {
@@ -225,6 +229,8 @@ export interface ProxyAccountTable {
   deleted_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Stamped by the store's triggers on every change the gateway's cache reads (docs/gateway.md); never written by code. */
+  change_version: ColumnType<number | null, never, never>;
 }
 
 export interface UsageHourlyTable {
@@ -281,6 +287,12 @@ export interface SettingTable {
   updated_at: Timestamp;
 }
 
+/** SQLite only: the counter its change versions are taken from (PostgreSQL uses transaction ids). */
+export interface ChangeClockTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   users: UserTable;
   sessions: SessionTable;
@@ -306,4 +318,5 @@ export interface Database {
   job_leases: JobLeaseTable;
   upstreams: UpstreamTable;
   settings: SettingTable;
+  change_clock: ChangeClockTable;
 }

@@ -2,13 +2,14 @@ import { timingSafeEqual } from 'node:crypto';
 import { type Clock, iso } from '../../lib/clock';
 import type { SealedBox } from '../../lib/sealed-box';
 import type { Allowance, AuthResult, GatewayAuthority, Refusal } from '../ports';
-import type { AccountCacheRepository } from './account-cache-repository';
-import { type AccountRow } from './account-cache-repository';
+import type { AccountCacheRepository, AccountRow, BalanceRow, Horizon } from './account-cache-repository';
 
 interface CachedAccount {
   id: number;
   userId: number;
   username: string;
+  /** As stored: the password is opened again only when this changes. */
+  sealed: string;
   password: Buffer;
   active: boolean;
   limitBytes: number | null;
@@ -18,41 +19,70 @@ interface CachedAccount {
   seenSeq: number;
 }
 
-/** A user's balance and the last of this gateway's usage batches it includes. */
+/** A user's balance, the last of this gateway's usage batches it includes, and when it first drops by time. */
 interface Balance {
   left: number;
   seenSeq: number;
+  expiresFirst: string;
 }
-
 
 export interface CacheOptions {
   /** The gateway whose usage batches the figures are matched with (byte budgets); none: no gateway. */
   gatewayId?: string;
   /** Operator default for accounts without their own limit of concurrent connections. */
   defaultMaxConnections?: number | null;
+  /** A refresh reads everything again when the last whole read is older than this (default 5 minutes). */
+  fullReloadMs?: number;
+}
+
+/** What one refresh read: whole or only what changed, how many users, account rows and balance rows. */
+export interface RefreshSummary {
+  full: boolean;
+  users: number;
+  accounts: number;
+  balances: number;
+}
+
+/** The safety net under the change versions: a change they could not show (a user row deleted) lasts this long. */
+export const FULL_RELOAD_MS = 5 * 60_000;
+
+interface Request {
+  full: boolean;
+  users: Set<number>;
+  done: Promise<RefreshSummary>;
+  resolve(s: RefreshSummary): void;
+  reject(err: unknown): void;
 }
 
 /**
- * The gateway's view of proxy accounts and balances, held in memory so a connection costs no query;
- * the usage flushes refresh it (docs/gateway.md#cut-off-timing). `refresh()` reloads it whole;
- * the gateway calls it on a timer and after each flush. `refreshUser()` reloads one user's accounts and
- * balance, on a cut-off event.
+ * The gateway's view of proxy accounts and balances, held in memory so a connection costs no query
+ * (docs/gateway.md#cut-off-timing: the usage flushes refresh it). `refresh()` re-reads the
+ * users whose accounts, status or grants changed since the last refresh (the store's change versions)
+ * and those whose balance dropped by a grant's expiry, and everything every `fullReloadMs`; the gateway
+ * calls it on a timer and after each flush. `refreshUser()` makes sure one user is re-read, on a cut-off
+ * event.
+ *
+ * Refreshes run one at a time: a call made while one runs is served by the next, which starts after it
+ * and serves every call made meanwhile. So each call resolves once the cache shows the store as of some
+ * moment after the call, and no older read is ever applied over a newer one.
  */
 export class AccountCache implements GatewayAuthority {
   private byName = new Map<string, CachedAccount>();
   private byId = new Map<number, CachedAccount>();
+  private byUser = new Map<number, CachedAccount[]>();
   private balance = new Map<number, Balance>();
-  private readonly sealedOf = new Map<number, string>();
-  /**
-   * Reads overlap (a timer reload, a flush, events), and one that started earlier may finish later: each
-   * read takes a number, and nothing applies over what a later-started read already applied.
-   */
-  private reads = 0;
-  private wholeApplied = 0;
-  private readonly userApplied = new Map<number, number>();
+  /** No balance drops by time before this (a lower bound: it may be early, never late). */
+  private soonestExpiry: string | null = null;
+  /** Versions the last refresh had not seen; none before the first whole read. */
+  private horizon: Horizon | null = null;
+  private lastFullAt = -Infinity;
   private wholeSeen = 0;
 
+  private running = false;
+  private queued: Request | null = null;
+
   private readonly gatewayId: string;
+  private readonly fullReloadMs: number;
 
   constructor(
     private readonly rows: AccountCacheRepository,
@@ -61,64 +91,137 @@ export class AccountCache implements GatewayAuthority {
     private readonly opts: CacheOptions = {},
   ) {
     this.gatewayId = opts.gatewayId ?? '';
+    this.fullReloadMs = opts.fullReloadMs ?? FULL_RELOAD_MS;
   }
 
-  async refresh(): Promise<void> {
-    const read = ++this.reads;
-    const [accounts, balances] = await Promise.all([this.rows.accounts(this.gatewayId), this.rows.balances(this.gatewayId, iso(this.clock.now()))]);
-    if (read < this.wholeApplied) return;
-    const byName = new Map<string, CachedAccount>();
-    const byId = new Map<number, CachedAccount>();
-    const balance = new Map(balances.map((b) => [b.user_id, { left: Number(b.left), seenSeq: Number(b.seen) }]));
-    // A user re-read on their own after this read began is newer here than this snapshot: keep it.
-    const newer = new Set([...this.userApplied].filter(([, r]) => r > read).map(([u]) => u));
-    for (const a of accounts) {
-      if (newer.has(a.user_id)) continue;
-      const entry = this.entry(a);
-      byName.set(a.username, entry);
-      byId.set(a.id, entry);
-    }
-    for (const a of this.byId.values()) {
-      if (!newer.has(a.userId)) continue;
-      byName.set(a.username, a);
-      byId.set(a.id, a);
-    }
-    for (const userId of newer) {
-      const left = this.balance.get(userId);
-      if (left === undefined) balance.delete(userId);
-      else balance.set(userId, left);
-    }
-    for (const [userId, r] of this.userApplied) if (r < read) this.userApplied.delete(userId);
-    this.wholeApplied = read;
-    // Both statements include at least the batches each read saw: the smaller is what every figure holds.
-    this.wholeSeen = Math.min(accounts[0] ? Number(accounts[0].seen) : 0, balances[0] ? Number(balances[0].seen) : Infinity);
-    this.byName = byName;
-    this.byId = byId;
-    this.balance = balance;
+  /** Re-reads what changed (everything, when the last whole read is `fullReloadMs` old). */
+  refresh(): Promise<RefreshSummary> {
+    return this.request(false);
   }
 
-  /** Re-reads one user's accounts (a deleted one drops out) and balance. */
+  /** Re-reads everything. */
+  reload(): Promise<RefreshSummary> {
+    return this.request(true);
+  }
+
+  /** Re-reads what changed, and this user's accounts (a deleted one drops out) and balance in any case. */
   async refreshUser(userId: number): Promise<void> {
-    const read = ++this.reads;
-    const [accounts, balances] = await Promise.all([
-      this.rows.accounts(this.gatewayId, userId),
-      this.rows.balances(this.gatewayId, iso(this.clock.now()), userId),
-    ]);
-    if (read < this.wholeApplied || read < (this.userApplied.get(userId) ?? 0)) return;
-    for (const a of [...this.byId.values()]) {
-      if (a.userId !== userId) continue;
-      this.byId.delete(a.id);
-      this.byName.delete(a.username);
+    await this.request(false, userId);
+  }
+
+  private request(full: boolean, userId?: number): Promise<RefreshSummary> {
+    if (!this.queued) {
+      let resolve!: (s: RefreshSummary) => void;
+      let reject!: (err: unknown) => void;
+      const done = new Promise<RefreshSummary>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.queued = { full: false, users: new Set(), done, resolve, reject };
     }
-    for (const a of accounts) {
-      const entry = this.entry(a);
-      this.byName.set(a.username, entry);
-      this.byId.set(a.id, entry);
+    const r = this.queued;
+    r.full ||= full;
+    if (userId !== undefined) r.users.add(userId);
+    if (!this.running) this.runQueued();
+    return r.done;
+  }
+
+  private runQueued(): void {
+    const r = this.queued;
+    if (!r) return;
+    this.queued = null;
+    this.running = true;
+    this.read(r.full, r.users)
+      .then(r.resolve, r.reject)
+      .finally(() => {
+        this.running = false;
+        this.runQueued();
+      });
+  }
+
+  private async read(full: boolean, forced: Set<number>): Promise<RefreshSummary> {
+    const now = iso(this.clock.now());
+    const started = performance.now();
+    // First, so that whatever commits while the rows are read is unseen by it and read again next time.
+    const { horizon, seen } = await this.rows.horizon(this.gatewayId);
+    let summary: RefreshSummary;
+    if (full || !this.horizon || started - this.lastFullAt >= this.fullReloadMs) {
+      const [accounts, balances] = await Promise.all([this.rows.accounts(this.gatewayId), this.rows.balances(this.gatewayId, now)]);
+      this.replaceAll(accounts, balances);
+      this.lastFullAt = started;
+      summary = { full: true, users: this.byUser.size, accounts: accounts.length, balances: balances.length };
+    } else {
+      const users = new Set([...forced, ...(await this.rows.changedUsers(this.horizon)), ...this.expiredBy(now)]);
+      const ids = [...users];
+      const [accounts, balances] = ids.length ? await Promise.all([this.rows.accounts(this.gatewayId, ids), this.rows.balances(this.gatewayId, now, ids)]) : [[], []];
+      this.replaceUsers(ids, accounts, balances);
+      summary = { full: false, users: ids.length, accounts: accounts.length, balances: balances.length };
     }
-    const left = balances[0];
-    if (left) this.balance.set(userId, { left: Number(left.left), seenSeq: Number(left.seen) });
-    else this.balance.delete(userId);
-    this.userApplied.set(userId, read);
+    this.horizon = horizon;
+    // Every figure now includes every batch up to this one: a user touched by a later batch than their
+    // figure's was changed by it, and re-read above.
+    this.wholeSeen = seen;
+    return summary;
+  }
+
+  private replaceAll(accounts: AccountRow[], balances: BalanceRow[]): void {
+    const old = this.byId;
+    this.byName = new Map();
+    this.byId = new Map();
+    this.byUser = new Map();
+    for (const a of accounts) this.add(this.entry(a, old.get(a.id)));
+    this.balance = new Map();
+    this.soonestExpiry = null;
+    for (const b of balances) this.setBalance(b);
+  }
+
+  private replaceUsers(userIds: number[], accounts: AccountRow[], balances: BalanceRow[]): void {
+    const old = new Map<number, CachedAccount>();
+    for (const userId of userIds) {
+      for (const a of this.byUser.get(userId) ?? []) {
+        old.set(a.id, a);
+        this.byId.delete(a.id);
+        this.byName.delete(a.username);
+      }
+      this.byUser.delete(userId);
+      this.balance.delete(userId);
+    }
+    for (const a of accounts) this.add(this.entry(a, old.get(a.id)));
+    for (const b of balances) this.setBalance(b);
+  }
+
+  private add(a: CachedAccount): void {
+    // An account moved to another user (nothing does that today) leaves its old owner's list.
+    const before = this.byId.get(a.id);
+    if (before && before.userId !== a.userId) {
+      const theirs = this.byUser.get(before.userId)?.filter((x) => x.id !== a.id) ?? [];
+      if (theirs.length) this.byUser.set(before.userId, theirs);
+      else this.byUser.delete(before.userId);
+    }
+    this.byName.set(a.username, a);
+    this.byId.set(a.id, a);
+    const mine = this.byUser.get(a.userId);
+    if (mine) mine.push(a);
+    else this.byUser.set(a.userId, [a]);
+  }
+
+  private setBalance(b: BalanceRow): void {
+    this.balance.set(b.user_id, { left: Number(b.left), seenSeq: Number(b.seen), expiresFirst: b.expires_first });
+    if (this.soonestExpiry === null || b.expires_first < this.soonestExpiry) this.soonestExpiry = b.expires_first;
+  }
+
+  /** Users whose balance counts a grant that has expired by `now`. A walk over balances only when one is due. */
+  private expiredBy(now: string): number[] {
+    if (this.soonestExpiry === null || this.soonestExpiry > now) return [];
+    const due: number[] = [];
+    let soonest: string | null = null;
+    for (const [userId, b] of this.balance) {
+      if (b.expiresFirst <= now) due.push(userId);
+      else if (soonest === null || b.expiresFirst < soonest) soonest = b.expiresFirst;
+    }
+    // The due users' new balances lower it again as they are read.
+    this.soonestExpiry = soonest;
+    return due;
   }
 
   /** The user a cached account belongs to (to tell the other gateways which user to re-read). */
@@ -126,15 +229,14 @@ export class AccountCache implements GatewayAuthority {
     return this.byId.get(accountId)?.userId;
   }
 
-  private entry(a: AccountRow): CachedAccount {
-    const known = this.byId.get(a.id);
+  private entry(a: AccountRow, known: CachedAccount | undefined): CachedAccount {
     // Opening a sealed password costs a little; reuse it when the row did not change.
-    const password = known && this.sealedOf.get(a.id) === a.password_sealed ? known.password : Buffer.from(this.box.open(a.password_sealed));
-    this.sealedOf.set(a.id, a.password_sealed);
+    const password = known && known.sealed === a.password_sealed ? known.password : Buffer.from(this.box.open(a.password_sealed));
     return {
       id: a.id,
       userId: a.user_id,
       username: a.username,
+      sealed: a.password_sealed,
       password,
       active: a.status === 'active' && a.user_status === 'active',
       limitBytes: a.limit_bytes === null ? null : Number(a.limit_bytes),

@@ -30,8 +30,12 @@ export interface StoreGatewayOptions {
   log: GatewayLog;
   /** NODE_ENV=production: direct egress (a demo setting) is ignored. */
   production?: boolean;
-  /** Accounts, balances and supply are re-read this often (besides after every usage flush). */
+  /**
+   * Supply, and what changed in accounts and balances, are re-read this often (besides after every usage
+   * flush); accounts and balances are read whole every `fullReloadMs` (default 5 minutes).
+   */
   refreshMs?: number;
+  fullReloadMs?: number;
   flushMs?: number;
   enforceMs?: number;
   /** Client limits before authentication (GatewayOptions; GATEWAY_HANDSHAKE_MS and the like). */
@@ -65,8 +69,9 @@ export interface StoreGateway {
 }
 
 /**
- * The gateway engine fed from the store: accounts and balances from an in-memory cache refreshed every
- * `refreshMs` and right after each usage flush (so a spent balance is seen within one flush), exits
+ * The gateway engine fed from the store: accounts and balances from an in-memory cache that re-reads
+ * what changed every `refreshMs` and right after each usage flush (so a spent balance is seen within one
+ * flush), exits
  * from the upstream supply, usage written back as idempotent batches. With `cutoffs`, a change that
  * may cut an account reaches the cache and the live connections at once instead of at the next poll.
  */
@@ -76,6 +81,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
   const cache = new AccountCache(new AccountCacheRepository(o.db), o.clock, new SealedBox(o.appSecret, SEAL_LABELS.proxyPassword), {
     gatewayId,
     defaultMaxConnections: o.defaultMaxConnections ?? null,
+    fullReloadMs: o.fullReloadMs,
   });
   const supply = new SupplyRepository(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.upstreamPassword));
   const chooser = new UpstreamExitChooser({}, { now: () => o.clock.now().getTime() });
