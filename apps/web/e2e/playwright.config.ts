@@ -8,7 +8,9 @@ export default defineConfig({
   // One server and one store: tests run in order and never retry, so a pass is a real pass.
   workers: 1,
   retries: 0,
-  timeout: 60_000,
+  // The screenshot tours (several pages × three languages) and the account journey take most of a minute
+  // on a quiet 2-core machine and over it under load: a budget for the whole test, not a wait in it.
+  timeout: 120_000,
   // Playwright's 5 s default for an expectation is shorter than a first render of a lazy page takes on
   // these 2-core machines while the server works too (a row that came a moment late failed a run).
   // Expectations still wait for their condition and pass the moment it holds.
