@@ -6,6 +6,8 @@ import { sql } from 'kysely';
 import { call } from './auth-flows';
 import { signedIn } from './commerce';
 import { HOST } from './gateway-fixtures';
+import { silentLog } from '../src/gateway/gateway-log';
+import { type StoreGateway, type StoreGatewayOptions, startStoreGateway } from '../src/gateway/store/store-gateway';
 import type { TestApp } from './test-app';
 
 /*
@@ -15,6 +17,21 @@ import type { TestApp } from './test-app';
 
 export const PROXY_PASSWORD = 'Secret123';
 let seq = 0;
+
+/** A store-backed gateway in this process on the test app's store, free ports, local origins allowed; `o` adds or overrides. */
+export function startTestGateway(t: TestApp, o: Partial<StoreGatewayOptions> = {}): Promise<StoreGateway> {
+  return startStoreGateway({
+    db: t.db.db,
+    clock: t.clock,
+    appSecret: t.config.APP_SECRET,
+    host: HOST,
+    httpPort: 0,
+    socksPort: 0,
+    allowPrivateDestinations: true,
+    log: silentLog,
+    ...o,
+  });
+}
 
 /** Lets the gateway dial targets itself: the local origins are the "exits". */
 export async function enableDirectEgress(t: TestApp, adminToken: string): Promise<void> {

@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/auth-flows';
 import { signedIn } from '../../test/commerce';
 import { HOST, basic, connectTunnel, socksConnect, startHttpOrigin, waitFor } from '../../test/gateway-fixtures';
-import { PROXY_PASSWORD, billed, enableDirectEgress, gatewayCustomer, grantsOf } from '../../test/store-gateway-kit';
+import { PROXY_PASSWORD, billed, enableDirectEgress, gatewayCustomer, grantsOf, startTestGateway } from '../../test/store-gateway-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
-import { silentLog } from './gateway-log';
 import { SOCKS_REPLY } from './statuses';
-import { type StoreGateway, startStoreGateway } from './store/store-gateway';
+import { type StoreGateway } from './store/store-gateway';
 
 const KB = 1000;
 const KiB = 1024;
@@ -37,15 +36,7 @@ describe.each(DIALECTS)('byte budgets against the store on %s', (dialect) => {
     admin = (await signedIn(t, 'admin')).token;
     await enableDirectEgress(t, admin);
     web = await startHttpOrigin();
-    g = await startStoreGateway({
-      db: t.db.db,
-      clock: t.clock,
-      appSecret: t.config.APP_SECRET,
-      host: HOST,
-      httpPort: 0,
-      socksPort: 0,
-      allowPrivateDestinations: true,
-      log: silentLog,
+    g = await startTestGateway(t, {
       refreshMs: NEVER,
       flushMs: NEVER,
       enforceMs: NEVER,

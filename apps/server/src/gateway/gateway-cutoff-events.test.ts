@@ -3,12 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/auth-flows';
 import { signedIn } from '../../test/commerce';
 import { HOST, basic, connectTunnel, exchange, readResponse, socksConnect, startByteOrigin, startHttpOrigin } from '../../test/gateway-fixtures';
-import { PROXY_PASSWORD, billed, byteOriginHeader, carried, closedWithin, enableDirectEgress, gatewayCustomer, until } from '../../test/store-gateway-kit';
+import { PROXY_PASSWORD, billed, byteOriginHeader, carried, closedWithin, enableDirectEgress, gatewayCustomer, until, startTestGateway } from '../../test/store-gateway-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 import { type CutoffEvent, LocalCutoffBus } from '../lib/cutoff-bus';
-import { silentLog } from './gateway-log';
 import { SOCKS_REPLY } from './statuses';
-import { type StoreGateway, startStoreGateway } from './store/store-gateway';
+import { type StoreGateway } from './store/store-gateway';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -36,15 +35,7 @@ describe.each(DIALECTS)('cut-off events in one process on %s', (dialect) => {
   const sockets: net.Socket[] = [];
 
   const start = () =>
-    startStoreGateway({
-      db: t.db.db,
-      clock: t.clock,
-      appSecret: t.config.APP_SECRET,
-      host: HOST,
-      httpPort: 0,
-      socksPort: 0,
-      allowPrivateDestinations: true,
-      log: silentLog,
+    startTestGateway(t, {
       refreshMs: NEVER,
       flushMs: NEVER,
       enforceMs: NEVER,

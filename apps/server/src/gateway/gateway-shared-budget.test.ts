@@ -4,10 +4,9 @@ import { call } from '../../test/auth-flows';
 import { signedIn } from '../../test/commerce';
 import { HOST, basic, connectTunnel, socksConnect, startHttpOrigin, waitFor } from '../../test/gateway-fixtures';
 import { recordFigure } from '../../test/security-figures';
-import { PROXY_PASSWORD, billed, enableDirectEgress, gatewayCustomer, until } from '../../test/store-gateway-kit';
+import { PROXY_PASSWORD, billed, enableDirectEgress, gatewayCustomer, until, startTestGateway } from '../../test/store-gateway-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
-import { silentLog } from './gateway-log';
-import { type StoreGateway, type StoreGatewayOptions, startStoreGateway } from './store/store-gateway';
+import { type StoreGateway, type StoreGatewayOptions } from './store/store-gateway';
 
 const MB = 1000 * 1000;
 const KiB = 1024;
@@ -35,15 +34,7 @@ describe.each(DIALECTS)('byte budgets shared by two gateways on %s', (dialect) =
   const gateways: StoreGateway[] = [];
 
   const start = async (o: Partial<StoreGatewayOptions> = {}) => {
-    const g = await startStoreGateway({
-      db: t.db.db,
-      clock: t.clock,
-      appSecret: t.config.APP_SECRET,
-      host: HOST,
-      httpPort: 0,
-      socksPort: 0,
-      allowPrivateDestinations: true,
-      log: silentLog,
+    const g = await startTestGateway(t, {
       refreshMs: NEVER,
       flushMs: NEVER,
       enforceMs: NEVER,

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn } from '../../test/commerce';
 import { HOST, basic, closedPort, connectTunnel, exchange, readResponse, socksConnect, startByteOrigin } from '../../test/gateway-fixtures';
 import { sampleOf } from '../../test/prometheus-text';
-import { PROXY_PASSWORD, enableDirectEgress, gatewayCustomer, until } from '../../test/store-gateway-kit';
+import { PROXY_PASSWORD, enableDirectEgress, gatewayCustomer, until, startTestGateway } from '../../test/store-gateway-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 import { silentLog } from '../gateway/gateway-log';
 import { SOCKS_AUTH_FAILURE } from '../gateway/statuses';
-import { type StoreGateway, startStoreGateway } from '../gateway/store/store-gateway';
+import { type StoreGateway } from '../gateway/store/store-gateway';
 import { createGatewayMeters } from './gateway-meters';
 import { type Metrics, createMetrics } from './metrics';
 import { type OpsListener, startOpsListener } from './ops-listener';
@@ -42,15 +42,7 @@ describe.each(DIALECTS)('metrics on %s', (dialect) => {
     await t.app.listen({ port: 0, host: HOST });
     api = `http://${HOST}:${(t.app.server.address() as AddressInfo).port}`;
     const meters = createGatewayMeters(metrics.registry);
-    g = await startStoreGateway({
-      db: t.db.db,
-      clock: t.clock,
-      appSecret: t.config.APP_SECRET,
-      host: HOST,
-      httpPort: 0,
-      socksPort: 0,
-      allowPrivateDestinations: true,
-      log: silentLog,
+    g = await startTestGateway(t, {
       metrics: meters.metrics,
     });
     meters.watch(g.gateway);
