@@ -2,12 +2,15 @@ import type { MeterKey } from './live-connections';
 import type { LoginFailures } from './login-failures';
 import type { Exit, ExitChooser, GatewayAuthority, ProxyParams } from './ports';
 import type { GatewayReason } from './statuses';
-import { accountOf, parseUsername } from './username-params';
+import { type BadParam, accountOf, isBadParam, parseUsername } from './username-params';
 
-/** A refusal may name the account it was for (a wrong password) and say how long to wait before answering. */
+/**
+ * A refusal may name the account it was for (a wrong password), say how long to wait before answering,
+ * and (BAD_PARAMS) which username parameter is wrong.
+ */
 export type Admission =
   | { ok: true; key: MeterKey; params: ProxyParams; exit: Exit }
-  | { ok: false; reason: GatewayReason; accountId?: number; delayMs?: number };
+  | { ok: false; reason: GatewayReason; accountId?: number; delayMs?: number; param?: BadParam };
 
 /**
  * One decision for both listeners: credentials and standing first (so a wrong password never learns
@@ -17,7 +20,7 @@ export function admit(username: string, password: string, authority: GatewayAuth
   const auth = authority.authenticate(accountOf(username), password);
   if (!auth.ok) return auth;
   const params = parseUsername(username);
-  if (!params) return { ok: false, reason: 'BAD_PARAMS' };
+  if (isBadParam(params)) return { ok: false, reason: 'BAD_PARAMS', param: params };
   const exit = chooser.choose(params, auth.accountId);
   if ('refusal' in exit) return { ok: false, reason: exit.refusal };
   return { ok: true, key: { accountId: auth.accountId, userId: auth.userId, country: params.country }, params, exit };

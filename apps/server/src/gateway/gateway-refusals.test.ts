@@ -47,7 +47,7 @@ describe('refusals with their reason, over both protocols', () => {
     expect(t.status).toBe(status);
     expect(t.headers['x-gateway-reason']).toBe(reason);
     expect(t.headers.connection).toBe('close');
-    expect(t.body).toBe(`${reason}: ${STATUSES[reason].message}`);
+    if (reason !== 'BAD_PARAMS') expect(t.body).toBe(`${reason}: ${STATUSES[reason].message}`);
     if (status === 407) expect(t.headers['proxy-authenticate']).toBe('Basic realm="resi-gateway"');
   });
 
@@ -73,6 +73,21 @@ describe('refusals with their reason, over both protocols', () => {
   it('asks for credentials with 407 when none are sent', async () => {
     const t = await connectTunnel(g.gw.httpPort, `${HOST}:${origin.port}`, null);
     expect([t.status, t.headers['x-gateway-reason'], t.headers['proxy-authenticate']]).toEqual([407, 'BAD_CREDENTIALS', 'Basic realm="resi-gateway"']);
+  });
+
+  it('BAD_PARAMS names the parameter that is wrong, over CONNECT and plain HTTP', async () => {
+    const t = await connectTunnel(g.gw.httpPort, `${HOST}:${origin.port}`, basic('goodacct-country-us-session-s-life-500', 'pw'));
+    expect([t.status, t.headers['x-gateway-reason'], t.headers['x-gateway-param']]).toEqual([400, 'BAD_PARAMS', 'life']);
+    expect(t.body).toBe(`BAD_PARAMS: life "500" must be a whole number of minutes from 1 to 120. ${STATUSES.BAD_PARAMS.message}`);
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get({ host: HOST, port: g.gw.httpPort, path: `http://${HOST}:${web.port}/bytes/10`, agent: false, headers: { 'proxy-authorization': basic('goodacct-county-us', 'pw') } }, resolve).on('error', reject),
+    );
+    const body = await new Promise<string>((resolve) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => resolve(text));
+    });
+    expect([res.statusCode, res.headers['x-gateway-param']]).toEqual([400, 'key']);
+    expect(body).toBe(`BAD_PARAMS: "county" is not a parameter (country, state, city, session, life). ${STATUSES.BAD_PARAMS.message}`);
   });
 
   it('answers 400 BAD_TARGET to a CONNECT without a usable host:port', async () => {

@@ -15,7 +15,8 @@ import { HEADS_ESTIMATE, type LiveConnections } from './live-connections';
 import type { LoginFailures } from './login-failures';
 import type { ExitChooser, GatewayAuthority } from './ports';
 import { GatewayRequest, GatewayResponse, PlainSocket } from './plain-exchange';
-import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, requestError } from './statuses';
+import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, refusalAnswer, requestError } from './statuses';
+import type { BadParam } from './username-params';
 import { splice } from './tunnel';
 import { DialAgent, UpstreamAgents } from './upstream-agents';
 
@@ -168,7 +169,7 @@ export class HttpListener extends Server {
     const handshake = this.limits.of(request.socket);
     const a = admitFrom(handshake?.ip ?? request.socket.remoteAddress ?? '', username, password, this.opts.authority, this.opts.chooser, this.opts.failures);
     if (!a.ok) {
-      if (!a.delayMs) throw requestError(a.reason);
+      if (!a.delayMs) throw requestError(a.reason, a.param);
       const error = requestError(a.reason);
       return new Promise((_, reject) => expireAt(Date.now() + a.delayMs!, () => reject(error)));
     }
@@ -211,7 +212,7 @@ export class HttpListener extends Server {
       socket.pause();
       if (head) {
         handshake.headComplete();
-        return this.tunnel(socket, head.target, head.auth, head.rest, (reason) => this.refuse(socket, reason));
+        return this.tunnel(socket, head.target, head.auth, head.rest, (reason, param) => this.refuse(socket, reason, param));
       }
       // Anything else is the HTTP server's, first bytes included (as httpolyglot hands sockets over).
       socket.unshift(chunk);
@@ -223,19 +224,19 @@ export class HttpListener extends Server {
   /** A CONNECT the HTTP server parsed: later on a kept-alive connection, or not in the fast path's shape. */
   override async onConnect(request: http.IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
     this.limits.of(socket)?.headComplete();
-    this.tunnel(socket, request.url, request.headers['proxy-authorization'], head, (reason) => this.failRequest(request, requestError(reason)));
+    this.tunnel(socket, request.url, request.headers['proxy-authorization'], head, (reason, param) => this.failRequest(request, requestError(reason, param)));
   }
 
   /** Admits, dials the exit, answers 200 and joins the two sockets (RFC 9110 §9.3.6). */
-  private tunnel(socket: Socket, url: string | undefined, authorization: string | undefined, head: Buffer, fail: (reason: GatewayReason) => void): void {
+  private tunnel(socket: Socket, url: string | undefined, authorization: string | undefined, head: Buffer, fail: (reason: GatewayReason, param?: BadParam) => void): void {
     const target = parseConnectTarget(url);
     if (!target) return fail('BAD_TARGET');
     const { username, password } = basicCredentials(authorization);
     const handshake = this.limits.of(socket);
     const a = admitFrom(handshake?.ip ?? socket.remoteAddress ?? '', username, password, this.opts.authority, this.opts.chooser, this.opts.failures);
     if (!a.ok) {
-      const { reason } = a;
-      return void (a.delayMs ? expireAt(Date.now() + a.delayMs, () => fail(reason)) : fail(reason));
+      const { reason, param } = a;
+      return void (a.delayMs ? expireAt(Date.now() + a.delayMs, () => fail(reason)) : fail(reason, param));
     }
     handshake?.authenticated();
     const state = this.states.get(socket);
@@ -268,10 +269,10 @@ export class HttpListener extends Server {
   private readonly onPlainFailure = (failure: GatewayReason): void => this.opts.metrics.refused('http', failure);
 
   /** The same answer proxy-chain gives a RequestError: status, reason header, text, then close. */
-  private refuse(socket: Socket, reason: GatewayReason): void {
+  private refuse(socket: Socket, reason: GatewayReason, param?: BadParam): void {
     this.opts.metrics.refused('http', reason);
-    const s = STATUSES[reason];
-    this.sendSocketResponse(socket, s.http, { [REASON_HEADER]: reason }, `${reason}: ${s.message}`);
+    const a = refusalAnswer(reason, param);
+    this.sendSocketResponse(socket, a.status, a.headers, a.body);
   }
 
   /** Every refusal leaves through here; proxy-chain's own upstream statuses are mapped onto ours. */

@@ -1,5 +1,6 @@
 import { RequestError } from 'proxy-chain';
 import type { Refusal } from './ports';
+import type { BadParam } from './username-params';
 
 /**
  * Every answer the gateway gives a proxy client that is not the tunnel itself, defined once (as
@@ -88,11 +89,24 @@ export const STATUSES: Readonly<Record<GatewayReason, Status>> = {
 
 /** Header naming the reason on every refusal, so scripts need not parse the body. */
 export const REASON_HEADER = 'X-Gateway-Reason';
+/** Header naming the username parameter at fault on a BAD_PARAMS refusal. */
+export const PARAM_HEADER = 'X-Gateway-Param';
+
+/** Status, headers and `REASON: [what is wrong. ]sentence` body of a refusal over HTTP. */
+export function refusalAnswer(reason: GatewayReason, param?: BadParam): { status: number; headers: Record<string, string>; body: string } {
+  const s = STATUSES[reason];
+  if (!param) return { status: s.http, headers: { [REASON_HEADER]: reason }, body: `${reason}: ${s.message}` };
+  return {
+    status: s.http,
+    headers: { [REASON_HEADER]: reason, [PARAM_HEADER]: param.bad },
+    body: `${reason}: ${param.bad === 'key' || param.bad === 'account' ? '' : `${param.bad} `}${param.why}. ${s.message}`,
+  };
+}
 
 /** The only error that reaches an HTTP proxy client: status, reason header, `REASON: sentence` body. */
-export function requestError(reason: GatewayReason): RequestError {
-  const s = STATUSES[reason];
-  return new RequestError(`${reason}: ${s.message}`, s.http, { [REASON_HEADER]: reason });
+export function requestError(reason: GatewayReason, param?: BadParam): RequestError {
+  const a = refusalAnswer(reason, param);
+  return new RequestError(a.body, a.status, a.headers);
 }
 
 /**

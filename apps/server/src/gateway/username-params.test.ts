@@ -14,30 +14,35 @@ describe('username parameters (docs/gateway.md#username)', () => {
   });
 
   it('takes city without state, and the lifetime bounds 1 and 120', () => {
-    expect(parseUsername('bob_2-country-de-city-berlin')?.city).toBe('berlin');
-    expect(parseUsername('bob_2-session-x-life-1')?.lifeMinutes).toBe(1);
-    expect(parseUsername('bob_2-session-x-life-120')?.lifeMinutes).toBe(120);
+    expect(parseUsername('bob_2-country-de-city-berlin')).toMatchObject({ city: 'berlin' });
+    expect(parseUsername('bob_2-session-x-life-1')).toMatchObject({ lifeMinutes: 1 });
+    expect(parseUsername('bob_2-session-x-life-120')).toMatchObject({ lifeMinutes: 120 });
   });
 
   it.each([
-    ['unknown key', 'alice01-zone-x'],
-    ['key without value', 'alice01-country'],
-    ['duplicate key', 'alice01-country-us-country-de'],
-    ['empty value', 'alice01-country-'],
-    ['not an ISO 3166-1 code', 'alice01-country-uk'],
-    ['three-letter country', 'alice01-country-usa'],
-    ['state without country', 'alice01-state-ca'],
-    ['city without country', 'alice01-city-paris'],
-    ['bad place', 'alice01-country-us-city-los_angeles'],
-    ['bad session', 'alice01-session-a.b'],
-    ['life without session', 'alice01-life-30'],
-    ['life 0', 'alice01-session-x-life-0'],
-    ['life 121', 'alice01-session-x-life-121'],
-    ['life not a number', 'alice01-session-x-life-ten'],
-    ['empty account', '-country-us'],
-    ['empty username', ''],
-  ])('refuses %s', (_, username) => {
-    expect(parseUsername(username)).toBeNull();
+    ['unknown key', 'alice01-zone-x', 'key', '"zone" is not a parameter (country, state, city, session, life)'],
+    ['key without value', 'alice01-country', 'country', 'has no value'],
+    ['duplicate key', 'alice01-country-us-country-de', 'country', 'is given twice'],
+    ['empty value', 'alice01-country-', 'country', '"" is not a two-letter ISO 3166-1 country code'],
+    ['not an ISO 3166-1 code', 'alice01-country-uk', 'country', '"uk" is not a two-letter ISO 3166-1 country code'],
+    ['three-letter country', 'alice01-country-usa', 'country', '"usa" is not a two-letter ISO 3166-1 country code'],
+    ['state without country', 'alice01-state-ca', 'state', 'needs a country (-country-CC)'],
+    ['city without country', 'alice01-city-paris', 'city', 'needs a country (-country-CC)'],
+    ['bad place', 'alice01-country-us-city-los_angeles', 'city', '"los_angeles" must be 1 to 32 letters or digits'],
+    ['bad session', 'alice01-session-a.b', 'session', '"a.b" must be 1 to 64 letters, digits or _'],
+    ['life without session', 'alice01-life-30', 'life', 'needs a session (-session-ID)'],
+    ['life 0', 'alice01-session-x-life-0', 'life', '"0" must be a whole number of minutes from 1 to 120'],
+    ['life 121', 'alice01-session-x-life-121', 'life', '"121" must be a whole number of minutes from 1 to 120'],
+    ['life not a number', 'alice01-session-x-life-ten', 'life', '"ten" must be a whole number of minutes from 1 to 120'],
+    ['empty account', '-country-us', 'account', 'the account name before the first "-" is empty'],
+    ['empty username', '', 'account', 'the account name before the first "-" is empty'],
+  ])('refuses %s, naming the parameter', (_, username, bad, why) => {
+    expect(parseUsername(username)).toEqual({ bad, why });
+  });
+
+  it('quotes a client\'s own text printable and short', () => {
+    expect(parseUsername(`alice01-session-${'x'.repeat(70)}\r\n`)).toEqual({ bad: 'session', why: `"${'x'.repeat(40)}…" must be 1 to 64 letters, digits or _` });
+    expect(parseUsername('alice01-\u00e9t\u00e9-x')).toEqual({ bad: 'key', why: '"?t?" is not a parameter (country, state, city, session, life)' });
   });
 
   it('uses the sticky lifetime bounds of the contract', () => {
