@@ -15,7 +15,7 @@ import { HEADS_ESTIMATE, type LiveConnections } from './live-connections';
 import type { LoginFailures } from './login-failures';
 import type { ExitChooser, GatewayAuthority } from './ports';
 import { GatewayRequest, GatewayResponse, PlainSocket } from './plain-exchange';
-import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES, refusalAnswer, requestError } from './statuses';
+import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, refusalAnswer, requestError } from './statuses';
 import type { BadParam } from './username-params';
 import { splice } from './tunnel';
 import { DialAgent, UpstreamAgents } from './upstream-agents';
