@@ -12,7 +12,8 @@ const SERVER = 'apps/server/src';
 const LAYERS = [
   { files: [`${SERVER}/lib/**`, `${SERVER}/db/**`, `${SERVER}/shared/**`, `${SERVER}/config.ts`], above: ['mail', 'payments', 'modules', 'gateway', 'http', 'ops', 'main'] },
   { files: [`${SERVER}/mail/**`, `${SERVER}/payments/**`], above: ['modules', 'gateway', 'http', 'ops', 'main'] },
-  { files: [`${SERVER}/modules/**`, `${SERVER}/gateway/**`], above: ['http', 'ops', 'main'] },
+  { files: [`${SERVER}/modules/**`], above: ['gateway', 'http', 'ops', 'main'] },
+  { files: [`${SERVER}/gateway/**`], above: ['http', 'ops', 'main'] },
   { files: [`${SERVER}/http/**`, `${SERVER}/ops/**`], above: ['main'] },
 ];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Exit, ProxyParams } from './ports';
-import { renderTemplate } from './provider-template';
+import { renderTemplate } from '../shared/provider-template';
 import { UpstreamExitChooser, type ExitUpstream } from './upstream-exit-chooser';
 
 const MIN = 60_000;

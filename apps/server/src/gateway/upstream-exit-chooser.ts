@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Exit, ExitChooser, ProxyParams } from './ports';
-import { assertTemplate, renderTemplate } from './provider-template';
+import { assertTemplate, renderTemplate } from '../shared/provider-template';
 
 /** An upstream proxy with its region tags (as the store lists them). */
 export interface ExitUpstream {

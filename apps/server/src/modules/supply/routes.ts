@@ -2,7 +2,7 @@ import { emptyBody, envelope, errorBody, idParams, supplySettings, upstreamBody,
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { assertTemplate } from '../../gateway/provider-template';
+import { assertTemplate } from '../../shared/provider-template';
 import { AppError } from '../../shared/errors';
 import { currentAuth } from '../../shared/request-context';
 import type { SupplyService } from './supply-service';
