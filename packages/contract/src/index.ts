@@ -10,3 +10,4 @@ export * from './commerce';
 export * from './proxies';
 export * from './proxy-lines';
 export * from './usage';
+export * from './static-ips';

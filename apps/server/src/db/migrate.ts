@@ -11,6 +11,7 @@ import * as exportTicketSession from './migrations/2026-11-28-export-ticket-sess
 import * as gatewayReservations from './migrations/2026-11-29-gateway-reservations';
 import * as jobLeases from './migrations/2026-11-30-job-leases';
 import * as changeVersions from './migrations/2026-12-01-change-versions';
+import * as staticInventory from './migrations/2026-12-02-static-inventory';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-gateway-reservations': gatewayReservations,
   '2026-11-30-job-leases': jobLeases,
   '2026-12-01-change-versions': changeVersions,
+  '2026-12-02-static-inventory': staticInventory,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

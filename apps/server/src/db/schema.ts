@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { STATIC_EVENTS, StaticInventoryStatus } from '@resi/contract';
 
 /** Times are ISO 8601 UTC strings on both dialects, so rows compare and sort the same everywhere. */
 type Timestamp = string;
@@ -281,6 +282,40 @@ export interface UpstreamTable {
   updated_at: Timestamp;
 }
 
+export interface StaticInventoryTable {
+  id: Generated<number>;
+  exit_ip: string;
+  region_id: number;
+  isp: string | null;
+  protocol: 'http' | 'socks5';
+  host: string;
+  port: number;
+  username: string | null;
+  password_sealed: string | null;
+  status: ColumnType<StaticInventoryStatus, StaticInventoryStatus | undefined, StaticInventoryStatus>;
+  order_id: number | null;
+  cooldown_until: Timestamp | null;
+  remark: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StaticInventoryBusinessTable {
+  inventory_id: number;
+  business_id: number;
+}
+
+export interface StaticInventoryEventTable {
+  id: Generated<number>;
+  inventory_id: number;
+  event: (typeof STATIC_EVENTS)[number];
+  user_id: number | null;
+  order_id: number | null;
+  actor_id: number | null;
+  reason: string | null;
+  at: Timestamp;
+}
+
 export interface SettingTable {
   key: string;
   value: string;
@@ -318,5 +353,8 @@ export interface Database {
   job_leases: JobLeaseTable;
   upstreams: UpstreamTable;
   settings: SettingTable;
+  static_inventory: StaticInventoryTable;
+  static_inventory_businesses: StaticInventoryBusinessTable;
+  static_inventory_events: StaticInventoryEventTable;
   change_clock: ChangeClockTable;
 }

@@ -1,11 +1,12 @@
-import { businessDto, envelope, goodsResponse, regionDto, staticRegionDto } from '@resi/contract';
+import { businessDto, envelope, goodsResponse, regionDto, staticRegionWithStock } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { StaticStockRepository } from '../static-ips/stock-repository';
 import type { CatalogueRepository } from './catalogue-repository';
 import { toBusinessDto, toPackageDto, toRegionDto, toStaticPriceDto, toStaticRegionDto } from './catalogue-dto';
 
 /** The shop window: only what is enabled, in the operator's order. Public, so a landing page can show prices. */
-export const catalogueRoutes: FastifyPluginAsyncZod<{ catalogue: CatalogueRepository }> = async (app, { catalogue }) => {
+export const catalogueRoutes: FastifyPluginAsyncZod<{ catalogue: CatalogueRepository; stock: StaticStockRepository }> = async (app, { catalogue, stock }) => {
   const config = { access: 'public' as const };
   const tags = ['catalogue'];
 
@@ -19,9 +20,14 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ catalogue: CatalogueReposi
     return { data: { items: rows.map(toRegionDto) } };
   });
 
-  app.get('/static-region', { config, schema: { tags, response: { 200: envelope(z.object({ items: z.array(staticRegionDto) })) } } }, async () => {
-    const rows = await catalogue.enabledStaticRegions();
-    return { data: { items: rows.map(toStaticRegionDto) } };
+  // With the free stock per enabled business line, so the shop can show what is left and what is sold out.
+  app.get('/static-region', { config, schema: { tags, response: { 200: envelope(z.object({ items: z.array(staticRegionWithStock) })) } } }, async () => {
+    const [rows, free] = await Promise.all([catalogue.enabledStaticRegions(), stock.freeStock()]);
+    const items = rows.map((r) => ({
+      ...toStaticRegionDto(r),
+      stock: free.filter((f) => f.regionId === r.id).map(({ businessId, available }) => ({ businessId, available })),
+    }));
+    return { data: { items } };
   });
 
   app.get('/business', { config, schema: { tags, response: { 200: envelope(z.object({ items: z.array(businessDto) })) } } }, async () => {

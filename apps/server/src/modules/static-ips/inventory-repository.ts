@@ -1,0 +1,150 @@
+import type { StaticInventoryDto, StaticInventoryEvent, StaticInventoryQuery } from '@resi/contract';
+import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import type { Database, StaticInventoryEventTable, StaticInventoryTable } from '../../db/schema';
+import { type Clock, iso } from '../../lib/clock';
+import type { SealedBox } from '../../lib/sealed-box';
+import type { ParsedUpstream } from './inventory-lines';
+
+type Row = Selectable<StaticInventoryTable>;
+type Trx = Transaction<Database>;
+type EventInput = Omit<StaticInventoryEventTable, 'id' | 'at' | 'inventory_id' | 'user_id' | 'order_id' | 'actor_id' | 'reason'> &
+  Partial<Pick<StaticInventoryEventTable, 'user_id' | 'order_id' | 'actor_id' | 'reason'>>;
+
+/**
+ * The row `i` may serve the business line: it lists that line, or lists none (then it serves them all).
+ * `line` is a value or a column reference (`sql.ref('bz.id')`).
+ */
+export const servesLine = (line: number | ReturnType<typeof sql.ref>) =>
+  sql<boolean>`(not exists (select 1 from static_inventory_businesses b where b.inventory_id = i.id) or exists (select 1 from static_inventory_businesses b where b.inventory_id = i.id and b.business_id = ${line}))`;
+
+/** The query allows only hex digits, dots and colons (the contract): no `%` or `_` to escape. */
+const ipPrefix = (text: string) => sql<boolean>`${sql.ref('i.exit_ip')} like ${`${text}%`}`;
+
+/** Static residential inventory rows, the business lines each may serve, and their history (docs/data-model.md#static-residential-inventory). */
+export class StaticInventoryRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly box: SealedBox,
+  ) {}
+
+  /**
+   * Adds one row with its business lines and an `imported` event; null when the exit IP is already in
+   * the inventory (a unique key, so two imports racing for one address leave one row and one duplicate).
+   */
+  async insert(
+    r: { exitIp: string; regionId: number; isp: string | null; upstream: ParsedUpstream; businessIds: number[]; actorId: number },
+    trx: Trx,
+  ): Promise<number | null> {
+    const now = iso(this.clock.now());
+    const { protocol, host, port, username, password } = r.upstream;
+    const row = await trx
+      .insertInto('static_inventory')
+      .values({
+        exit_ip: r.exitIp,
+        region_id: r.regionId,
+        isp: r.isp,
+        protocol,
+        host,
+        port,
+        username,
+        password_sealed: password === null ? null : this.box.seal(password),
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('exit_ip').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) return null;
+    await this.setBusinesses(row.id, r.businessIds, trx);
+    await this.addEvent(row.id, { event: 'imported', actor_id: r.actorId }, trx);
+    return row.id;
+  }
+
+  async setBusinesses(id: number, businessIds: number[], trx: Trx): Promise<void> {
+    await trx.deleteFrom('static_inventory_businesses').where('inventory_id', '=', id).execute();
+    const unique = [...new Set(businessIds)];
+    if (unique.length > 0) await trx.insertInto('static_inventory_businesses').values(unique.map((business_id) => ({ inventory_id: id, business_id }))).execute();
+  }
+
+  async addEvent(id: number, e: EventInput, trx: Trx): Promise<void> {
+    await trx
+      .insertInto('static_inventory_events')
+      .values({ inventory_id: id, user_id: null, order_id: null, actor_id: null, reason: null, ...e, at: iso(this.clock.now()) })
+      .execute();
+  }
+
+  find(id: number, trx?: Trx): Promise<Row | undefined> {
+    return (trx ?? this.db).selectFrom('static_inventory').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async page(q: StaticInventoryQuery): Promise<{ items: StaticInventoryDto[]; total: number }> {
+    let base = this.db.selectFrom('static_inventory as i');
+    if (q.regionId) base = base.where('i.region_id', '=', q.regionId);
+    if (q.status) base = base.where('i.status', '=', q.status);
+    if (q.ip) base = base.where(ipPrefix(q.ip.toLowerCase()));
+    // A row with no lines listed serves every line, so it is in every line's list.
+    if (q.businessId) base = base.where(servesLine(q.businessId));
+    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll('i')
+      .orderBy('i.id', 'desc')
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute();
+    return { items: await this.toDtos(rows), total: Number(n) };
+  }
+
+  async toDtos(rows: Row[], trx?: Trx): Promise<StaticInventoryDto[]> {
+    const ids = rows.map((r) => r.id);
+    const links = ids.length === 0 ? [] : await (trx ?? this.db).selectFrom('static_inventory_businesses').selectAll().where('inventory_id', 'in', ids).orderBy('business_id').execute();
+    const lines = new Map<number, number[]>();
+    for (const l of links) lines.set(l.inventory_id, [...(lines.get(l.inventory_id) ?? []), l.business_id]);
+    return rows.map((r) => this.toDto(r, lines.get(r.id) ?? []));
+  }
+
+  /** The upstream as an admin sees it: user name kept, password never (only whether there is one). */
+  private toDto(r: Row, businessIds: number[]): StaticInventoryDto {
+    const auth = r.username === null ? '' : `${encodeURIComponent(r.username)}${r.password_sealed === null ? '' : ':••••'}@`;
+    const host = r.host.includes(':') ? `[${r.host}]` : r.host;
+    return {
+      id: r.id,
+      ip: r.exit_ip,
+      regionId: r.region_id,
+      businessIds,
+      isp: r.isp,
+      protocol: r.protocol,
+      upstream: `${r.protocol}://${auth}${host}:${r.port}`,
+      status: r.status,
+      cooldownUntil: r.cooldown_until,
+      remark: r.remark,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    };
+  }
+
+  async update(id: number, patch: { region_id: number; isp: string | null; remark: string | null }, trx: Trx): Promise<Row | undefined> {
+    return trx
+      .updateTable('static_inventory')
+      .set({ ...patch, updated_at: iso(this.clock.now()) })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Takes a row out of sale for good, whatever it was doing; undefined when it is unknown or already retired. */
+  retire(id: number, trx: Trx): Promise<Row | undefined> {
+    return trx
+      .updateTable('static_inventory')
+      .set({ status: 'retired', order_id: null, cooldown_until: null, updated_at: iso(this.clock.now()) })
+      .where('id', '=', id)
+      .where('status', '<>', 'retired')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async events(id: number): Promise<StaticInventoryEvent[]> {
+    const rows = await this.db.selectFrom('static_inventory_events').selectAll().where('inventory_id', '=', id).orderBy('id', 'desc').limit(200).execute();
+    return rows.map((e) => ({ id: e.id, event: e.event, userId: e.user_id, orderId: e.order_id, actorId: e.actor_id, reason: e.reason, at: e.at }));
+  }
+}

@@ -1,0 +1,98 @@
+import type { StaticImportBody, StaticInventoryDto, StaticInventoryUpdate } from '@resi/contract';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import { AppError } from '../../shared/errors';
+import type { AuditLogRepository } from '../audit/audit-log-repository';
+import type { CatalogueRepository } from '../catalogue/catalogue-repository';
+import { type LineProblem, parseInventoryLines } from './inventory-lines';
+import type { StaticInventoryRepository } from './inventory-repository';
+
+type Actor = { id: number; ip: string | null };
+
+/** A line's outcome; `problem` is a key the route turns into the caller's language. */
+export interface ImportOutcome {
+  line: number;
+  status: 'created' | 'duplicate' | 'invalid';
+  ip: string | null;
+  id: number | null;
+  problem: LineProblem | null;
+}
+
+/**
+ * The operator's side of the static inventory: import, edit, retire, each with its audit row and the
+ * row's own history in one transaction (docs/business-rules.md#static-residential-ips).
+ */
+export class StaticInventoryService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly inventory: StaticInventoryRepository,
+    private readonly catalogue: CatalogueRepository,
+    private readonly audit: AuditLogRepository,
+  ) {}
+
+  /** Good lines are taken and bad ones reported: one bad line never blocks the others. No lines: nothing written. */
+  async import(body: StaticImportBody, actor: Actor): Promise<ImportOutcome[]> {
+    const parsed = parseInventoryLines(body.lines);
+    if (parsed.length === 0) return [];
+    return this.db.transaction().execute(async (trx) => {
+      await this.assertReferences(body.regionId, body.businessIds, trx);
+      const seen = new Set<string>();
+      const out: ImportOutcome[] = [];
+      for (const p of parsed) {
+        if ('problem' in p) {
+          out.push({ line: p.line, status: 'invalid', ip: null, id: null, problem: p.problem });
+          continue;
+        }
+        const id = seen.has(p.exitIp)
+          ? null
+          : await this.inventory.insert({ exitIp: p.exitIp, regionId: body.regionId, isp: body.isp || null, upstream: p.upstream, businessIds: body.businessIds, actorId: actor.id }, trx);
+        seen.add(p.exitIp);
+        out.push({ line: p.line, status: id === null ? 'duplicate' : 'created', ip: p.exitIp, id, problem: null });
+      }
+      const count = (s: ImportOutcome['status']) => out.filter((o) => o.status === s).length;
+      await this.audit.write(
+        {
+          actorId: actor.id,
+          action: 'static.import',
+          target: `static-region:${body.regionId}`,
+          after: { businessIds: body.businessIds, isp: body.isp ?? null, created: out.filter((o) => o.status === 'created').map((o) => o.ip), duplicate: count('duplicate'), invalid: count('invalid') },
+          ip: actor.ip,
+        },
+        trx,
+      );
+      return out;
+    });
+  }
+
+  update(id: number, body: StaticInventoryUpdate, actor: Actor): Promise<StaticInventoryDto> {
+    return this.db.transaction().execute(async (trx) => {
+      const before = await this.inventory.find(id, trx);
+      if (!before) throw new AppError('NOT_FOUND');
+      await this.assertReferences(body.regionId, body.businessIds, trx);
+      const row = (await this.inventory.update(id, { region_id: body.regionId, isp: body.isp, remark: body.remark }, trx))!;
+      await this.inventory.setBusinesses(id, body.businessIds, trx);
+      await this.inventory.addEvent(id, { event: 'edited', actor_id: actor.id }, trx);
+      const [beforeDto] = await this.inventory.toDtos([before], trx);
+      const [after] = await this.inventory.toDtos([row], trx);
+      await this.audit.write({ actorId: actor.id, action: 'static.update', target: `static-ip:${id}`, before: beforeDto, after, ip: actor.ip }, trx);
+      return after!;
+    });
+  }
+
+  retire(id: number, reason: string | null, actor: Actor): Promise<StaticInventoryDto> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.inventory.retire(id, trx);
+      if (!row) throw new AppError('NOT_FOUND');
+      await this.inventory.addEvent(id, { event: 'retired', actor_id: actor.id, reason }, trx);
+      const [after] = await this.inventory.toDtos([row], trx);
+      await this.audit.write({ actorId: actor.id, action: 'static.retire', target: `static-ip:${id}`, after, ip: actor.ip }, trx);
+      return after!;
+    });
+  }
+
+  /** An unknown static region or business line is a 404, as for static prices. */
+  private async assertReferences(regionId: number, businessIds: number[], trx: Transaction<Database>): Promise<void> {
+    if (!(await this.catalogue.exists('static_regions', regionId, trx))) throw new AppError('NOT_FOUND');
+    for (const b of new Set(businessIds)) if (!(await this.catalogue.exists('businesses', b, trx))) throw new AppError('NOT_FOUND');
+  }
+}

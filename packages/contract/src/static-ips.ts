@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { staticRegionDto } from './commerce';
+import { pageQuery } from './envelope';
+import { entityId } from './ids';
+import { UPSTREAM_PROTOCOLS } from './proxies';
+
+// ---------- static residential inventory (docs/business-rules.md#static-residential-ips) ----------
+
+/** Where an inventory row is in its life: free to sell, held by an order or an allocation, resting, or gone. */
+export const STATIC_INVENTORY_STATUSES = ['free', 'reserved', 'allocated', 'grace', 'cooldown', 'retired'] as const;
+export type StaticInventoryStatus = (typeof STATIC_INVENTORY_STATUSES)[number];
+
+/** At most this many lines in one import, so one paste cannot hold the store's write lock for long. */
+export const STATIC_IMPORT_MAX_LINES = 1000;
+
+const isp = z.string().trim().max(100, { error: 'validation.isp' });
+const businessIds = z.array(entityId).max(50).default([]);
+
+export const staticImportBody = z.strictObject({
+  regionId: entityId,
+  /** The business lines these IPs may serve; empty = all. */
+  businessIds,
+  isp: isp.optional(),
+  lines: z.string().max(STATIC_IMPORT_MAX_LINES * 300, { error: 'validation.staticLines' }),
+});
+export type StaticImportBody = z.infer<typeof staticImportBody>;
+
+export const STATIC_IMPORT_OUTCOMES = ['created', 'duplicate', 'invalid'] as const;
+
+/** One pasted line's outcome: its number (from 1), the exit IP read from it, and why it was not taken. */
+export const staticImportLine = z.object({
+  line: z.number().int(),
+  status: z.enum(STATIC_IMPORT_OUTCOMES),
+  ip: z.string().nullable(),
+  id: z.number().int().nullable(),
+  reason: z.string().nullable(),
+});
+export type StaticImportLine = z.infer<typeof staticImportLine>;
+
+export const staticImportResult = z.object({
+  results: z.array(staticImportLine),
+  created: z.number().int(),
+  duplicate: z.number().int(),
+  invalid: z.number().int(),
+});
+export type StaticImportResult = z.infer<typeof staticImportResult>;
+
+export const staticInventoryDto = z.object({
+  id: z.number().int(),
+  ip: z.string(),
+  regionId: z.number().int(),
+  businessIds: z.array(z.number().int()),
+  isp: z.string().nullable(),
+  protocol: z.enum(UPSTREAM_PROTOCOLS),
+  /** The upstream as `scheme://user:••••@host:port`: never the password. */
+  upstream: z.string(),
+  status: z.enum(STATIC_INVENTORY_STATUSES),
+  cooldownUntil: z.string().nullable(),
+  remark: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type StaticInventoryDto = z.infer<typeof staticInventoryDto>;
+
+export const staticInventoryQuery = pageQuery.extend({
+  regionId: entityId.optional(),
+  businessId: entityId.optional(),
+  status: z.enum(STATIC_INVENTORY_STATUSES, { error: 'validation.staticStatus' }).optional(),
+  /** A prefix of the exit IP. */
+  ip: z
+    .string()
+    .trim()
+    .regex(/^[0-9A-Fa-f.:]{0,45}$/, { error: 'validation.ipPrefix' })
+    .optional(),
+});
+export type StaticInventoryQuery = z.infer<typeof staticInventoryQuery>;
+
+/** Editing a row: its region, lines, ISP and remark. The upstream is replaced by importing again. */
+export const staticInventoryUpdate = z.strictObject({
+  regionId: entityId,
+  businessIds,
+  isp: isp.nullable().default(null),
+  remark: z.string().trim().max(200).nullable().default(null),
+});
+export type StaticInventoryUpdate = z.infer<typeof staticInventoryUpdate>;
+
+/** One cell of the stock board: rows of a region that may serve a business line (null = rows for all), by status. */
+export const staticStockCell = z.object({
+  regionId: z.number().int(),
+  businessId: z.number().int().nullable(),
+  counts: z.record(z.enum(STATIC_INVENTORY_STATUSES), z.number().int()),
+});
+export type StaticStockCell = z.infer<typeof staticStockCell>;
+
+export const STATIC_EVENTS = ['imported', 'edited', 'reserved', 'allocated', 'released', 'replaced', 'cooled', 'retired'] as const;
+
+export const staticInventoryEvent = z.object({
+  id: z.number().int(),
+  event: z.enum(STATIC_EVENTS),
+  userId: z.number().int().nullable(),
+  orderId: z.number().int().nullable(),
+  actorId: z.number().int().nullable(),
+  reason: z.string().nullable(),
+  at: z.string(),
+});
+export type StaticInventoryEvent = z.infer<typeof staticInventoryEvent>;
+
+/** Free rows of a static region that may serve each enabled business line: what a customer can buy now. */
+export const staticStock = z.array(z.object({ businessId: z.number().int(), available: z.number().int() }));
+
+/** A static region as customers see it (`GET /api/static-region`): with its stock per business line. */
+export const staticRegionWithStock = staticRegionDto.extend({ stock: staticStock });
+export type StaticRegionWithStock = z.infer<typeof staticRegionWithStock>;
