@@ -115,6 +115,12 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   /** Currency of every price (ISO 4217); amounts are kept in its minor unit. */
   CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code such as USD').default('USD'),
+  /** Days an expired static IP stays with its customer, refused but renewable unchanged (docs/business-rules.md#static-residential-ips). */
+  STATIC_GRACE_DAYS: z.coerce.number().int('must be a whole number of days').min(0).max(90).default(3),
+  /** Days a released static IP rests before anyone else can buy it. */
+  STATIC_COOLDOWN_DAYS: z.coerce.number().int('must be a whole number of days').min(0).max(365).default(7),
+  /** Replacements a customer may ask for per static IP in any 30 days. */
+  STATIC_REPLACEMENTS: z.coerce.number().int('must be a whole number').min(0).max(100).default(1),
   /** Seconds between two reads of the TRON API by the USDT payment watcher. */
   USDT_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /**

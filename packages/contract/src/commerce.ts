@@ -152,7 +152,7 @@ export const idParams = z.strictObject({ id: entityId });
 // ---------- orders and payments ----------
 
 /** One line of an order, frozen at the price it was bought for. */
-export const orderItemDto = z.object({
+export const trafficItem = z.object({
   type: z.literal('traffic'),
   name: localizedText,
   bytes: z.number().int(),
@@ -160,7 +160,32 @@ export const orderItemDto = z.object({
   quantity: z.number().int(),
   unitPrice: money,
 });
+/** Static IPs of one region and business line: `quantity` IPs for `days` days each. `name` is the region's. */
+export const staticItem = z.object({
+  type: z.literal('static'),
+  name: localizedText,
+  regionId: z.number().int(),
+  businessId: z.number().int(),
+  business: localizedText,
+  days: z.number().int(),
+  quantity: z.number().int(),
+  unitPrice: money,
+});
+/** One static IP renewed for `days` days. `name` is its region's. */
+export const staticRenewItem = z.object({
+  type: z.literal('static-renew'),
+  name: localizedText,
+  staticProxyId: z.number().int(),
+  ip: z.string(),
+  days: z.number().int(),
+  quantity: z.number().int(),
+  unitPrice: money,
+});
+export const orderItemDto = z.discriminatedUnion('type', [trafficItem, staticItem, staticRenewItem]);
 export type OrderItemDto = z.infer<typeof orderItemDto>;
+export type TrafficItem = z.infer<typeof trafficItem>;
+export type StaticItem = z.infer<typeof staticItem>;
+export type StaticRenewItem = z.infer<typeof staticRenewItem>;
 
 /** What the browser does next to pay (docs/api.md#payment-instructions). */
 export const paymentInstruction = z.discriminatedUnion('type', [

@@ -32,6 +32,8 @@ export const ERROR_CODES = [
   'PROXY_ACCOUNT_LIMIT',
   'EXPORT_TICKET_INVALID',
   'DIRECT_EGRESS_UNAVAILABLE',
+  'OUT_OF_STOCK',
+  'STATIC_RELEASED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { staticRegionDto } from './commerce';
+import { payMethod, staticRegionDto } from './commerce';
 import { pageQuery } from './envelope';
 import { entityId } from './ids';
 import { UPSTREAM_PROTOCOLS } from './proxies';
@@ -111,3 +111,63 @@ export const staticStock = z.array(z.object({ businessId: z.number().int(), avai
 /** A static region as customers see it (`GET /api/static-region`): with its stock per business line. */
 export const staticRegionWithStock = staticRegionDto.extend({ stock: staticStock });
 export type StaticRegionWithStock = z.infer<typeof staticRegionWithStock>;
+
+// ---------- buying, renewing and using static IPs ----------
+
+/** At most this many IPs in one purchase, renewal or grant. */
+export const STATIC_MAX_QUANTITY = 100;
+
+const days = z.number({ error: 'validation.staticDays' }).int({ error: 'validation.staticDays' }).min(1, { error: 'validation.staticDays' }).max(3650, { error: 'validation.staticDays' });
+const quantity = z
+  .number({ error: 'validation.staticQuantity' })
+  .int({ error: 'validation.staticQuantity' })
+  .min(1, { error: 'validation.staticQuantity' })
+  .max(STATIC_MAX_QUANTITY, { error: 'validation.staticQuantity' });
+const staticProxyIds = z
+  .array(entityId)
+  .min(1, { error: 'validation.staticProxyIds' })
+  .max(STATIC_MAX_QUANTITY, { error: 'validation.staticProxyIds' })
+  .refine((ids) => new Set(ids).size === ids.length, { error: 'validation.staticProxyIds' });
+const note = z.string().trim().min(1, { error: 'validation.note' }).max(200, { error: 'validation.note' });
+
+export const buyStaticBody = z.strictObject({ regionId: entityId, businessId: entityId, quantity, days, payMethod });
+export type BuyStaticBody = z.infer<typeof buyStaticBody>;
+
+export const buyStaticRenewBody = z.strictObject({ staticProxyIds, days, payMethod });
+export type BuyStaticRenewBody = z.infer<typeof buyStaticRenewBody>;
+
+export const staticRechargeBody = z.strictObject({ userId: entityId, regionId: entityId, businessId: entityId, quantity, days, note });
+export type StaticRechargeBody = z.infer<typeof staticRechargeBody>;
+
+export const staticRenewRechargeBody = z.strictObject({ staticProxyIds, days, note });
+export type StaticRenewRechargeBody = z.infer<typeof staticRenewRechargeBody>;
+
+export const STATIC_PROXY_STATUSES = ['active', 'grace', 'released'] as const;
+export type StaticProxyStatus = (typeof STATIC_PROXY_STATUSES)[number];
+
+/** A customer's static IP (`GET /api/proxy/static`): its exit, its own gateway credentials and its time. */
+export const staticProxyDto = z.object({
+  id: z.number().int(),
+  ip: z.string(),
+  regionId: z.number().int(),
+  country: z.string(),
+  city: z.string().nullable(),
+  businessId: z.number().int(),
+  isp: z.string().nullable(),
+  username: z.string(),
+  password: z.string(),
+  host: z.string(),
+  httpPort: z.number().int(),
+  socksPort: z.number().int(),
+  startsAt: z.string(),
+  expiresAt: z.string(),
+  status: z.enum(STATIC_PROXY_STATUSES),
+  remark: z.string().nullable(),
+  replacementsLeft: z.number().int(),
+});
+export type StaticProxyDto = z.infer<typeof staticProxyDto>;
+
+export const staticProxyQuery = pageQuery.extend({
+  status: z.enum(STATIC_PROXY_STATUSES, { error: 'validation.staticStatus' }).optional(),
+});
+export type StaticProxyQuery = z.infer<typeof staticProxyQuery>;

@@ -12,6 +12,7 @@ import * as gatewayReservations from './migrations/2026-11-29-gateway-reservatio
 import * as jobLeases from './migrations/2026-11-30-job-leases';
 import * as changeVersions from './migrations/2026-12-01-change-versions';
 import * as staticInventory from './migrations/2026-12-02-static-inventory';
+import * as staticAllocations from './migrations/2026-12-03-static-allocations';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-30-job-leases': jobLeases,
   '2026-12-01-change-versions': changeVersions,
   '2026-12-02-static-inventory': staticInventory,
+  '2026-12-03-static-allocations': staticAllocations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { STATIC_EVENTS, StaticInventoryStatus } from '@resi/contract';
+import type { STATIC_EVENTS, StaticInventoryStatus, StaticProxyStatus } from '@resi/contract';
 
 /** Times are ISO 8601 UTC strings on both dialects, so rows compare and sort the same everywhere. */
 type Timestamp = string;
@@ -226,6 +226,8 @@ export interface ProxyAccountTable {
   last_login_failure_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** Concurrent gateway connections allowed; null = the operator's default (or none). */
   max_connections: ColumnType<number | null, number | null | undefined, number | null>;
+  /** `rotating` (the customer's own sub-account) or `static` (the login of one static allocation). */
+  kind: ColumnType<'rotating' | 'static', 'rotating' | 'static' | undefined, never>;
   remark: string | null;
   deleted_at: Timestamp | null;
   created_at: Timestamp;
@@ -300,6 +302,24 @@ export interface StaticInventoryTable {
   updated_at: Timestamp;
 }
 
+export interface StaticAllocationTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The allocation's gateway login: a proxy account of kind `static`. */
+  account_id: number;
+  inventory_id: number;
+  region_id: number;
+  business_id: number;
+  order_id: number | null;
+  status: ColumnType<StaticProxyStatus, StaticProxyStatus | undefined, StaticProxyStatus>;
+  starts_at: Timestamp;
+  expires_at: Timestamp;
+  released_at: Timestamp | null;
+  remark: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface StaticInventoryBusinessTable {
   inventory_id: number;
   business_id: number;
@@ -310,6 +330,7 @@ export interface StaticInventoryEventTable {
   inventory_id: number;
   event: (typeof STATIC_EVENTS)[number];
   user_id: number | null;
+  allocation_id: number | null;
   order_id: number | null;
   actor_id: number | null;
   reason: string | null;
@@ -354,6 +375,7 @@ export interface Database {
   upstreams: UpstreamTable;
   settings: SettingTable;
   static_inventory: StaticInventoryTable;
+  static_allocations: StaticAllocationTable;
   static_inventory_businesses: StaticInventoryBusinessTable;
   static_inventory_events: StaticInventoryEventTable;
   change_clock: ChangeClockTable;

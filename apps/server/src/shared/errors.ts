@@ -21,6 +21,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   USER_UNKNOWN: 404,
   GOODS_UNKNOWN: 404,
   PAYMENT_START_FAILED: 502,
+  OUT_OF_STOCK: 409,
+  STATIC_RELEASED: 409,
   INTERNAL: 500,
 };
 

@@ -1,4 +1,5 @@
-import { normalizeLang, type OrderDto } from '@resi/contract';
+import { type Lang, normalizeLang, type OrderDto, type OrderItemDto } from '@resi/contract';
+import type { TFunction } from 'i18next';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatBytes, localizedName } from '@/lib/format';
@@ -14,10 +15,21 @@ export function OrderItems({ order }: { order: Pick<OrderDto, 'items' | 'kind'> 
         <div key={i} className="order-items__line">
           <span className="order-items__name">{localizedName(item.name, lang)}</span>
           <span className="order-items__meta">
-            {t('commerce.itemMeta', { traffic: formatBytes(item.bytes * item.quantity, lang), days: item.validityDays })}
+            {itemMeta(item, t, lang)}
           </span>
         </div>
       ))}
     </div>
   );
+}
+
+function itemMeta(item: OrderItemDto, t: TFunction, lang: Lang): string {
+  switch (item.type) {
+    case 'traffic':
+      return t('commerce.itemMeta', { traffic: formatBytes(item.bytes * item.quantity, lang), days: item.validityDays });
+    case 'static':
+      return t('commerce.staticItemMeta', { business: localizedName(item.business, lang), quantity: item.quantity, days: item.days });
+    case 'static-renew':
+      return t('commerce.staticRenewItemMeta', { ip: item.ip, days: item.days });
+  }
 }

@@ -84,7 +84,10 @@ export class AccountCacheRepository {
       .innerJoin('users as u', 'u.id', 'a.user_id')
       .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'a.max_connections', 'u.status as user_status'])
       .select(this.seen(gatewayId))
-      .where('a.deleted_at', 'is', null);
+      .where('a.deleted_at', 'is', null)
+      // Static IPs' logins are not served until the gateway routes them through their own upstream and
+      // leaves the traffic balance alone (docs/business-rules.md#static-residential-ips).
+      .where('a.kind', '=', 'rotating');
     if (userIds === undefined) return q.execute();
     return this.sliced(userIds, (ids) => q.where('a.user_id', 'in', ids).execute());
   }

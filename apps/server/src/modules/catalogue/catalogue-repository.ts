@@ -42,6 +42,29 @@ export class CatalogueRepository {
       .execute();
   }
 
+  /**
+   * What a static purchase of (region, line) is called and, for `days`, costs: the region's and line's
+   * names, and the listed price (null when none is listed). Undefined when the region or line is unknown,
+   * or (for customers, `enabledOnly`) disabled.
+   */
+  async staticOffer(q: { regionId: number; businessId: number; days: number; enabledOnly: boolean }, trx?: Trx) {
+    let rb = (trx ?? this.db)
+      .selectFrom('static_regions as r')
+      .innerJoin('businesses as b', (j) => j.on('b.id', '=', q.businessId))
+      .leftJoin('static_prices as p', (j) => j.onRef('p.region_id', '=', 'r.id').onRef('p.business_id', '=', 'b.id').on('p.days', '=', q.days))
+      .select(['r.name_en', 'r.name_zh_cn', 'r.name_zh', 'b.name_en as b_en', 'b.name_zh_cn as b_zh_cn', 'b.name_zh as b_zh', 'p.price', 'p.currency'])
+      .where('r.id', '=', q.regionId);
+    if (q.enabledOnly) rb = rb.where('r.enabled', '=', 1).where('b.enabled', '=', 1);
+    const row = await rb.executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      region: { name_en: row.name_en, name_zh_cn: row.name_zh_cn, name_zh: row.name_zh },
+      business: { name_en: row.b_en, name_zh_cn: row.b_zh_cn, name_zh: row.b_zh },
+      price: row.price === null ? null : Number(row.price),
+      currency: row.currency,
+    };
+  }
+
   enabledRegions(): Promise<Selectable<RegionTable>[]> {
     return this.db.selectFrom('regions').selectAll().where('enabled', '=', 1).orderBy('sort').orderBy('country').orderBy('id').execute();
   }

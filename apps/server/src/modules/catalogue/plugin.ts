@@ -9,6 +9,6 @@ import { catalogueRoutes } from './routes';
 
 /** The shop window for customers and its editing desk for admins. */
 export const catalogueModule: FastifyPluginAsync<ModuleDeps> = async (app, { config, db, clock }) => {
-  await app.register(catalogueRoutes, { catalogue: new CatalogueRepository(db), stock: new StaticStockRepository(db) });
+  await app.register(catalogueRoutes, { catalogue: new CatalogueRepository(db), stock: new StaticStockRepository(db), clock });
   await app.register(catalogueAdminRoutes, { catalogue: new CatalogueAdminService(db, clock, new AuditLogRepository(db, clock)), currency: config.CURRENCY });
 };

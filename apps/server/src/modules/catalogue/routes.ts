@@ -1,12 +1,13 @@
 import { businessDto, envelope, goodsResponse, regionDto, staticRegionWithStock } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { type Clock, iso } from '../../lib/clock';
 import type { StaticStockRepository } from '../static-ips/stock-repository';
 import type { CatalogueRepository } from './catalogue-repository';
 import { toBusinessDto, toPackageDto, toRegionDto, toStaticPriceDto, toStaticRegionDto } from './catalogue-dto';
 
 /** The shop window: only what is enabled, in the operator's order. Public, so a landing page can show prices. */
-export const catalogueRoutes: FastifyPluginAsyncZod<{ catalogue: CatalogueRepository; stock: StaticStockRepository }> = async (app, { catalogue, stock }) => {
+export const catalogueRoutes: FastifyPluginAsyncZod<{ catalogue: CatalogueRepository; stock: StaticStockRepository; clock: Clock }> = async (app, { catalogue, stock, clock }) => {
   const config = { access: 'public' as const };
   const tags = ['catalogue'];
 
@@ -22,7 +23,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ catalogue: CatalogueReposi
 
   // With the free stock per enabled business line, so the shop can show what is left and what is sold out.
   app.get('/static-region', { config, schema: { tags, response: { 200: envelope(z.object({ items: z.array(staticRegionWithStock) })) } } }, async () => {
-    const [rows, free] = await Promise.all([catalogue.enabledStaticRegions(), stock.freeStock()]);
+    const [rows, free] = await Promise.all([catalogue.enabledStaticRegions(), stock.freeStock(iso(clock.now()))]);
     const items = rows.map((r) => ({
       ...toStaticRegionDto(r),
       stock: free.filter((f) => f.regionId === r.id).map(({ businessId, available }) => ({ businessId, available })),

@@ -1,4 +1,4 @@
-import type { PaidBy, PayMethod, ReviewReason } from '@resi/contract';
+import type { OrderItemDto, PaidBy, PayMethod, ReviewReason } from '@resi/contract';
 import type { Kysely, Transaction } from 'kysely';
 import { type OrderRow, orderItems } from '../../db/rows';
 import type { Database } from '../../db/schema';
@@ -13,6 +13,9 @@ export type EventOutcome =
   | { result: 'credited'; order: OrderRow }
   | { result: 'duplicate'; order: OrderRow | undefined }
   | { result: 'review'; reason: ReviewReason; order: OrderRow | undefined };
+
+/** Gives a paid order's items of one type to its owner, inside the paying transaction; throws to refuse the payment. */
+export type Fulfiller = (trx: Transaction<Database>, order: OrderRow, now: Date) => Promise<void>;
 
 export interface MarkPaidOptions {
   by: PaidBy;
@@ -31,6 +34,7 @@ export class Fulfilment implements PaymentRecorder {
   private readonly orders: OrderRepository;
   private readonly events: PaymentEventRepository;
   private readonly grants: TrafficRepository;
+  private readonly fulfillers = new Map<OrderItemDto['type'], Fulfiller>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -126,12 +130,31 @@ export class Fulfilment implements PaymentRecorder {
     return { credited: true, order };
   }
 
-  /** What a paid order gives its owner. Static orders are fulfilled by the static module (a later issue). */
+  /**
+   * Lets another module fulfil the items of its type (static IPs: the static module), in the paying
+   * transaction. The orders module knows no module that sells through it.
+   */
+  fulfil(type: Exclude<OrderItemDto['type'], 'traffic'>, fulfiller: Fulfiller): void {
+    this.fulfillers.set(type, fulfiller);
+  }
+
+  /**
+   * What a paid order gives its owner: traffic here, other items by their module. An item nobody fulfils
+   * throws, so the payment rolls back rather than being taken for nothing.
+   */
   private async credit(trx: Transaction<Database>, order: OrderRow, now: Date): Promise<void> {
-    const traffic = orderItems(order).filter((i) => i.type === 'traffic');
-    if (traffic.length === 0) return;
-    const bytes = traffic.reduce((sum, i) => sum + i.bytes * i.quantity, 0);
-    const days = Math.max(...traffic.map((i) => i.validityDays));
-    await this.grants.addGrant({ user_id: order.user_id, order_id: order.id, bytes, expires_at: iso(addMs(now, days * DAY)), created_at: iso(now) }, trx);
+    const items = orderItems(order);
+    const traffic = items.filter((i) => i.type === 'traffic');
+    if (traffic.length > 0) {
+      const bytes = traffic.reduce((sum, i) => sum + i.bytes * i.quantity, 0);
+      const days = Math.max(...traffic.map((i) => i.validityDays));
+      await this.grants.addGrant({ user_id: order.user_id, order_id: order.id, bytes, expires_at: iso(addMs(now, days * DAY)), created_at: iso(now) }, trx);
+    }
+    for (const type of new Set(items.map((i) => i.type))) {
+      if (type === 'traffic') continue;
+      const fulfiller = this.fulfillers.get(type);
+      if (!fulfiller) throw new Error(`no fulfiller for order items of type ${type} (order ${order.order_no})`);
+      await fulfiller(trx, order, now);
+    }
   }
 }

@@ -1,5 +1,5 @@
-import { type BuyDynamicBody, type Lang, ORDER_TTL_MINUTES, type OrderItemDto, type PayMethod, type RechargeBody, type intentionBody } from '@resi/contract';
-import type { Kysely } from 'kysely';
+import { type BuyDynamicBody, type Lang, ORDER_TTL_MINUTES, type OrderItemDto, type OrderKind, type PayMethod, type RechargeBody, type intentionBody } from '@resi/contract';
+import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { OrderRow } from '../../db/rows';
 import type { Database } from '../../db/schema';
@@ -32,6 +32,14 @@ export interface OrderServiceDeps {
   log: { error(obj: object, msg: string): void };
 }
 
+/** What a new order sells: its kind, frozen items and price. */
+export interface NewOrder {
+  kind: OrderKind;
+  items: OrderItemDto[];
+  amount: number;
+  currency: string;
+}
+
 /** An order with its owner's email, as the admin desk shows it. */
 export type AdminOrderRow = OrderRow & { user_email: string };
 
@@ -52,10 +60,8 @@ export class OrderService {
 
   /** `POST /buy/dynamic`: the price is snapshotted into the order; the provider says how to pay it. */
   async buyDynamic(userId: number, body: BuyDynamicBody, lang: Lang): Promise<OrderRow> {
-    const { db, clock } = this.d;
     const pkg = await this.catalogue.findEnabledPackage(body.goodsId);
     if (!pkg) throw new AppError('GOODS_UNKNOWN');
-    const { provider, config } = await this.offeredProvider(body.payMethod);
     const item: OrderItemDto = {
       type: 'traffic',
       name: toLocalized(pkg),
@@ -64,21 +70,32 @@ export class OrderService {
       quantity: 1,
       unitPrice: Number(pkg.price),
     };
+    return this.openOrder(userId, { kind: 'dynamic', items: [item], amount: Number(pkg.price), currency: pkg.currency }, body.payMethod, lang);
+  }
+
+  /**
+   * A pending order the customer pays with `payMethod`, at most ORDER_OPEN_LIMIT open at once. `hold`
+   * runs in the order's own transaction (the static module reserves stock there), so an order never
+   * exists without what it holds, nor the other way round.
+   */
+  async openOrder(userId: number, o: NewOrder, payMethod: PayMethod, lang: Lang, hold?: (trx: Transaction<Database>, order: OrderRow) => Promise<void>): Promise<OrderRow> {
+    const { db, clock } = this.d;
+    const { provider, config } = await this.offeredProvider(payMethod);
     const now = clock.now();
     const order = await db.transaction().execute(async (trx) => {
       await assertMayOpenOrder(this.orders, userId, iso(now), trx);
-      return this.orders.insert(
+      const row = await this.orders.insert(
         {
-          order_no: newOrderNo('dynamic', now),
+          order_no: newOrderNo(o.kind, now),
           user_id: userId,
-          kind: 'dynamic',
-          items: JSON.stringify([item]),
-          amount: Number(pkg.price),
-          currency: pkg.currency,
-          pay_method: body.payMethod,
+          kind: o.kind,
+          items: JSON.stringify(o.items),
+          amount: o.amount,
+          currency: o.currency,
+          pay_method: payMethod,
           payment: null,
-          pay_amount: Number(pkg.price),
-          pay_currency: pkg.currency,
+          pay_amount: o.amount,
+          pay_currency: o.currency,
           provider_ref: null,
           status: 'pending',
           paid_by: null,
@@ -91,8 +108,53 @@ export class OrderService {
         },
         trx,
       );
+      if (hold) await hold(trx, row);
+      return row;
     });
     return this.startPayment(order, provider, { ...this.base(lang), config });
+  }
+
+  /**
+   * What an admin gives at no charge, recorded as an order of amount 0 paid by `admin` and fulfilled in
+   * the same transaction as `audit`, which writes the action's audit row.
+   */
+  async grantFree(
+    userId: number,
+    o: Omit<NewOrder, 'amount' | 'currency'>,
+    note: string,
+    actorId: number,
+    audit: (trx: Transaction<Database>, paid: OrderRow) => Promise<void>,
+  ): Promise<OrderRow> {
+    const now = this.d.clock.now();
+    return this.d.db.transaction().execute(async (trx) => {
+      const order = await this.orders.insert(
+        {
+          order_no: newOrderNo(o.kind, now),
+          user_id: userId,
+          kind: o.kind,
+          items: JSON.stringify(o.items),
+          amount: 0,
+          currency: this.d.currency,
+          pay_method: null,
+          payment: null,
+          pay_amount: null,
+          pay_currency: null,
+          provider_ref: null,
+          status: 'pending',
+          paid_by: null,
+          note,
+          created_by: actorId,
+          expires_at: iso(addMs(now, MINUTE)),
+          paid_at: null,
+          created_at: iso(now),
+          updated_at: iso(now),
+        },
+        trx,
+      );
+      const paid = await this.d.fulfilment.markPaidIn(trx, order.order_no, { by: 'admin' });
+      await audit(trx, paid.order!);
+      return paid.order!;
+    });
   }
 
   /** `POST /order-check`: the customer's own order as it is now, asking the provider when it can be asked. */
@@ -142,10 +204,10 @@ export class OrderService {
 
   /** `POST /manage/recharge`: traffic credited by hand, recorded as a paid order of kind manual-recharge. */
   async recharge(body: RechargeBody, actor: { id: number; ip: string | null }): Promise<AdminOrderRow> {
-    const { db, clock, audit, fulfilment } = this.d;
     const user = await this.users.findById(body.userId);
     if (!user) throw new AppError('USER_UNKNOWN');
-    const now = clock.now();
+    const now = iso(this.d.clock.now());
+    const balanceBefore = await this.traffic.balance(user.id, now);
     const item: OrderItemDto = {
       type: 'traffic',
       name: { en: 'Traffic recharge', 'zh-cn': '流量充值', zh: '流量充值' },
@@ -154,46 +216,20 @@ export class OrderService {
       quantity: 1,
       unitPrice: 0,
     };
-    return db.transaction().execute(async (trx) => {
-      const balanceBefore = await this.traffic.balance(user.id, iso(now), trx);
-      const order = await this.orders.insert(
-        {
-          order_no: newOrderNo('manual-recharge', now),
-          user_id: user.id,
-          kind: 'manual-recharge',
-          items: JSON.stringify([item]),
-          amount: 0,
-          currency: this.d.currency,
-          pay_method: null,
-          payment: null,
-          pay_amount: null,
-          pay_currency: null,
-          provider_ref: null,
-          status: 'pending',
-          paid_by: null,
-          note: body.note,
-          created_by: actor.id,
-          expires_at: iso(addMs(now, MINUTE)),
-          paid_at: null,
-          created_at: iso(now),
-          updated_at: iso(now),
-        },
-        trx,
-      );
-      const paid = await fulfilment.markPaidIn(trx, order.order_no, { by: 'admin' });
-      await audit.write(
+    const order = await this.grantFree(user.id, { kind: 'manual-recharge', items: [item] }, body.note, actor.id, async (trx, paid) => {
+      await this.d.audit.write(
         {
           actorId: actor.id,
           action: 'user.recharge',
           target: `user:${user.id}`,
           before: { balanceBytes: balanceBefore },
-          after: { orderNo: order.order_no, bytes: body.bytes, validityDays: body.validityDays, note: body.note, balanceBytes: await this.traffic.balance(user.id, iso(now), trx) },
+          after: { orderNo: paid.order_no, bytes: body.bytes, validityDays: body.validityDays, note: body.note, balanceBytes: await this.traffic.balance(user.id, now, trx) },
           ip: actor.ip,
         },
         trx,
       );
-      return { ...paid.order!, user_email: user.email };
     });
+    return { ...order, user_email: user.email };
   }
 
   async context(method: PayMethod, lang: Lang): Promise<ProviderContext> {

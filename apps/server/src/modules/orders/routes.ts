@@ -35,14 +35,16 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { 
     return { data: null };
   });
 
-  app.get(
-    '/record/dynamic-order',
-    { config, schema: { tags, querystring: myOrderQuery, response: { 200: envelope(pageOf(orderDto)), ...errors } } },
-    async (request) => {
+  // Traffic orders (with the admins' recharges) and static orders (purchases and renewals), each its own list.
+  for (const [url, kinds] of [
+    ['/record/dynamic-order', ['dynamic', 'manual-recharge']],
+    ['/record/static-order', ['static', 'static-renew']],
+  ] as const) {
+    app.get(url, { config, schema: { tags, querystring: myOrderQuery, response: { 200: envelope(pageOf(orderDto)), ...errors } } }, async (request) => {
       const { user } = currentAuth(request);
       const q = request.query;
-      const { items, total } = await orderRepo.pageForUser(user.id, ['dynamic', 'manual-recharge'], q);
+      const { items, total } = await orderRepo.pageForUser(user.id, [...kinds], q);
       return { data: { items: items.map(toOrderDto), total, page: q.page, pageSize: q.pageSize } };
-    },
-  );
+    });
+  }
 };

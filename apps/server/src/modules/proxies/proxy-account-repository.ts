@@ -3,7 +3,10 @@ import type { Database, ProxyAccountTable } from '../../db/schema';
 
 export type ProxyAccountRow = Selectable<ProxyAccountTable>;
 
-/** A customer's proxy accounts. Every query is scoped to the owner; deleted accounts are kept but never shown. */
+/**
+ * A customer's rotating proxy accounts. Every query is scoped to the owner and to kind `rotating` (a
+ * static IP's login is managed with its allocation); deleted accounts are kept but never shown.
+ */
 export class ProxyAccountRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -33,6 +36,7 @@ export class ProxyAccountRepository {
       .set(patch)
       .where('id', '=', id)
       .where('user_id', '=', userId)
+      .where('kind', '=', 'rotating')
       .where('deleted_at', 'is', null)
       .returningAll()
       .executeTakeFirst();
@@ -45,12 +49,13 @@ export class ProxyAccountRepository {
       .set({ deleted_at: now, status: 'disabled', updated_at: now })
       .where('id', '=', id)
       .where('user_id', '=', userId)
+      .where('kind', '=', 'rotating')
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return res.numUpdatedRows === 1n;
   }
 
   private live(userId: number) {
-    return this.db.selectFrom('proxy_accounts').where('user_id', '=', userId).where('deleted_at', 'is', null);
+    return this.db.selectFrom('proxy_accounts').where('user_id', '=', userId).where('kind', '=', 'rotating').where('deleted_at', 'is', null);
   }
 }

@@ -10,7 +10,10 @@ import {
   staticInventoryEvent,
   staticInventoryQuery,
   staticInventoryUpdate,
+  staticRechargeBody,
+  staticRenewRechargeBody,
   staticStockCell,
+  orderDto,
 } from '@resi/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -20,15 +23,19 @@ import { currentAuth } from '../../shared/request-context';
 import type { StaticInventoryRepository } from './inventory-repository';
 import type { StaticInventoryService } from './inventory-service';
 import type { StaticStockRepository } from './stock-repository';
+import { toOrderDto } from '../orders/order-dto';
+import type { StaticOrderService } from './static-order-service';
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const retireBody = z.strictObject({ reason: z.string().trim().max(200).optional() }).nullish();
 
 /** Admin: the static residential inventory (docs/api.md#static-residential-ips). */
-export const staticInventoryRoutes: FastifyPluginAsyncZod<{ service: StaticInventoryService; inventory: StaticInventoryRepository; stock: StaticStockRepository }> = async (
-  app,
-  { service, inventory, stock },
-) => {
+export const staticInventoryRoutes: FastifyPluginAsyncZod<{
+  service: StaticInventoryService;
+  inventory: StaticInventoryRepository;
+  stock: StaticStockRepository;
+  orders: StaticOrderService;
+}> = async (app, { service, inventory, stock, orders }) => {
   const config = { access: 'admin' as const };
   const tags = ['admin', 'static'];
   const actor = (request: FastifyRequest) => ({ id: currentAuth(request).user.id, ip: request.ip });
@@ -69,4 +76,19 @@ export const staticInventoryRoutes: FastifyPluginAsyncZod<{ service: StaticInven
     data: await service.retire(request.params.id, request.body?.reason || null, actor(request)),
     message: request.t('staticImport.retired'),
   }));
+
+  // IPs or days at no charge, each recorded as a paid order of amount 0 with the admin's note.
+  app.post('/manage/static-recharge', { config, schema: { tags, body: staticRechargeBody, response: { 200: envelope(orderDto), ...errors } } }, async (request) => ({
+    data: toOrderDto(await orders.grant(request.body, actor(request))),
+    message: request.t('messages.saved'),
+  }));
+
+  app.post(
+    '/manage/static-renew-recharge',
+    { config, schema: { tags, body: staticRenewRechargeBody, response: { 200: envelope(z.object({ orders: z.array(orderDto) })), ...errors } } },
+    async (request) => ({
+      data: { orders: (await orders.grantRenewal(request.body, actor(request))).map(toOrderDto) },
+      message: request.t('messages.saved'),
+    }),
+  );
 };

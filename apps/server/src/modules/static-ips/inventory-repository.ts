@@ -1,5 +1,5 @@
 import type { StaticInventoryDto, StaticInventoryEvent, StaticInventoryQuery } from '@resi/contract';
-import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database, StaticInventoryEventTable, StaticInventoryTable } from '../../db/schema';
 import { type Clock, iso } from '../../lib/clock';
 import type { SealedBox } from '../../lib/sealed-box';
@@ -7,8 +7,7 @@ import type { ParsedUpstream } from './inventory-lines';
 
 type Row = Selectable<StaticInventoryTable>;
 type Trx = Transaction<Database>;
-type EventInput = Omit<StaticInventoryEventTable, 'id' | 'at' | 'inventory_id' | 'user_id' | 'order_id' | 'actor_id' | 'reason'> &
-  Partial<Pick<StaticInventoryEventTable, 'user_id' | 'order_id' | 'actor_id' | 'reason'>>;
+type EventInput = Pick<StaticInventoryEventTable, 'event'> & Partial<Pick<StaticInventoryEventTable, 'user_id' | 'allocation_id' | 'order_id' | 'actor_id' | 'reason'>>;
 
 /**
  * The row `i` may serve the business line: it lists that line, or lists none (then it serves them all).
@@ -16,6 +15,13 @@ type EventInput = Omit<StaticInventoryEventTable, 'id' | 'at' | 'inventory_id' |
  */
 export const servesLine = (line: number | ReturnType<typeof sql.ref>) =>
   sql<boolean>`(not exists (select 1 from static_inventory_businesses b where b.inventory_id = i.id) or exists (select 1 from static_inventory_businesses b where b.inventory_id = i.id and b.business_id = ${line}))`;
+
+/**
+ * The row `i` can be taken now: free, or reserved by an order that can no longer be paid by its customer
+ * (cancelled, expired, or pending past its time), whose reservation simply has not been tidied up yet.
+ */
+export const takeable = (now: string) =>
+  sql<boolean>`(i.status = 'free' or (i.status = 'reserved' and not exists (select 1 from orders o where o.id = i.order_id and o.status = 'pending' and o.expires_at > ${now})))`;
 
 /** The query allows only hex digits, dots and colons (the contract): no `%` or `_` to escape. */
 const ipPrefix = (text: string) => sql<boolean>`${sql.ref('i.exit_ip')} like ${`${text}%`}`;
@@ -70,7 +76,7 @@ export class StaticInventoryRepository {
   async addEvent(id: number, e: EventInput, trx: Trx): Promise<void> {
     await trx
       .insertInto('static_inventory_events')
-      .values({ inventory_id: id, user_id: null, order_id: null, actor_id: null, reason: null, ...e, at: iso(this.clock.now()) })
+      .values({ inventory_id: id, user_id: null, allocation_id: null, order_id: null, actor_id: null, reason: null, ...e, at: iso(this.clock.now()) })
       .execute();
   }
 
@@ -146,5 +152,57 @@ export class StaticInventoryRepository {
   async events(id: number): Promise<StaticInventoryEvent[]> {
     const rows = await this.db.selectFrom('static_inventory_events').selectAll().where('inventory_id', '=', id).orderBy('id', 'desc').limit(200).execute();
     return rows.map((e) => ({ id: e.id, event: e.event, userId: e.user_id, orderId: e.order_id, actorId: e.actor_id, reason: e.reason, at: e.at }));
+  }
+
+  /**
+   * Reserves `quantity` rows of a region that may serve a business line for `orderId`, or none: the ids,
+   * or null when fewer are takeable. PostgreSQL locks the rows it picks and skips rows another buyer has
+   * locked, so racing buyers get different rows; SQLite has one writer at a time.
+   */
+  async reserve(q: { regionId: number; businessId: number; quantity: number; orderId: number; now: string }, trx: Trx): Promise<number[] | null> {
+    let pick = trx
+      .selectFrom('static_inventory as i')
+      .select('i.id')
+      .where('i.region_id', '=', q.regionId)
+      .where(servesLine(q.businessId))
+      .where(takeable(q.now))
+      .orderBy('i.id')
+      .limit(q.quantity);
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) pick = pick.forUpdate().skipLocked();
+    const ids = (await pick.execute()).map((r) => r.id);
+    if (ids.length < q.quantity) return null;
+    await trx.updateTable('static_inventory').set({ status: 'reserved', order_id: q.orderId, updated_at: q.now }).where('id', 'in', ids).execute();
+    return ids;
+  }
+
+  /** Rows still reserved by the order, of the region and line given. */
+  async reservedBy(orderId: number, regionId: number, businessId: number, trx: Trx): Promise<Row[]> {
+    let q = trx
+      .selectFrom('static_inventory as i')
+      .selectAll('i')
+      .where('i.status', '=', 'reserved')
+      .where('i.order_id', '=', orderId)
+      .where('i.region_id', '=', regionId)
+      .where(servesLine(businessId))
+      .orderBy('i.id');
+    // A buyer racing an admin who pays this (expired) order by hand waits, then sees the rows as they are.
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) q = q.forUpdate();
+    return q.execute();
+  }
+
+  /** A reserved row handed to its customer. */
+  async markAllocated(id: number, now: string, trx: Trx): Promise<void> {
+    await trx.updateTable('static_inventory').set({ status: 'allocated', order_id: null, updated_at: now }).where('id', '=', id).execute();
+  }
+
+  /** Reservations of orders that can no longer be paid go back to free; answers how many. */
+  async releaseDeadReservations(now: string): Promise<number> {
+    const res = await this.db
+      .updateTable('static_inventory as i')
+      .set({ status: 'free', order_id: null, updated_at: now })
+      .where('i.status', '=', 'reserved')
+      .where(takeable(now))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
   }
 }

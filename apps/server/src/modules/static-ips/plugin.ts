@@ -1,16 +1,43 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
 import { AuditLogRepository } from '../audit/audit-log-repository';
+import { UserRepository } from '../auth/user-repository';
 import { CatalogueRepository } from '../catalogue/catalogue-repository';
 import type { ModuleDeps } from '../module-deps';
 import { staticInventoryRoutes } from './admin-routes';
+import { StaticAllocationRepository } from './allocation-repository';
 import { StaticInventoryRepository } from './inventory-repository';
 import { StaticInventoryService } from './inventory-service';
+import { staticCustomerRoutes } from './routes';
+import { StaticOrderService } from './static-order-service';
+import { StaticProxyViews } from './static-proxy-views';
 import { StaticStockRepository } from './stock-repository';
 
-/** Static residential IPs: the operator's inventory (docs/business-rules.md#static-residential-ips). */
+/**
+ * Static residential IPs (docs/business-rules.md#static-residential-ips): the operator's inventory, and
+ * customers buying and renewing through the orders module, whose fulfilment hands paid static orders
+ * back to this module.
+ */
 export const staticIpsModule: FastifyPluginAsync<ModuleDeps> = async (app, { config, db, clock }) => {
+  const audit = new AuditLogRepository(db, clock);
+  const catalogue = new CatalogueRepository(db);
   const inventory = new StaticInventoryRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.staticUpstreamPassword));
-  const service = new StaticInventoryService(db, inventory, new CatalogueRepository(db), new AuditLogRepository(db, clock));
-  await app.register(staticInventoryRoutes, { service, inventory, stock: new StaticStockRepository(db) });
+  const allocations = new StaticAllocationRepository(db);
+  const passwords = new SealedBox(config.APP_SECRET, SEAL_LABELS.proxyPassword);
+  const orders = new StaticOrderService({
+    clock,
+    orders: app.orders.service,
+    fulfilment: app.orders.fulfilment,
+    inventory,
+    allocations,
+    catalogue,
+    users: new UserRepository(db),
+    audit,
+    passwords,
+    currency: config.CURRENCY,
+  });
+  const endpoint = { host: config.GATEWAY_PUBLIC_HOST, httpPort: config.GATEWAY_HTTP_PORT, socksPort: config.GATEWAY_SOCKS_PORT };
+  const views = new StaticProxyViews(allocations, passwords, clock, endpoint, config.STATIC_REPLACEMENTS);
+  await app.register(staticInventoryRoutes, { service: new StaticInventoryService(db, inventory, catalogue, audit), inventory, stock: new StaticStockRepository(db), orders });
+  await app.register(staticCustomerRoutes, { orders, views });
 };

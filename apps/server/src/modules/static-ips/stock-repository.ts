@@ -1,7 +1,7 @@
 import { STATIC_INVENTORY_STATUSES, type StaticStockCell } from '@resi/contract';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema';
-import { servesLine } from './inventory-repository';
+import { servesLine, takeable } from './inventory-repository';
 
 /** Counts of the static inventory: the operator's board and the stock customers can buy. */
 export class StaticStockRepository {
@@ -29,15 +29,15 @@ export class StaticStockRepository {
   }
 
   /**
-   * Free rows of each region that may serve each enabled business line (a row with no lines listed
-   * serves all of them): what a customer can buy now.
+   * Rows of each region that can be taken now (inventory-repository.ts `takeable`) and may serve each
+   * enabled business line (a row with no lines listed serves all of them): what a customer can buy now.
    */
-  async freeStock(): Promise<{ regionId: number; businessId: number; available: number }[]> {
+  async freeStock(now: string): Promise<{ regionId: number; businessId: number; available: number }[]> {
     const rows = await this.db
       .selectFrom('static_inventory as i')
       .innerJoin('businesses as bz', (j) => j.on('bz.enabled', '=', 1))
       .select(['i.region_id', 'bz.id as business_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('i.status', '=', 'free')
+      .where(takeable(now))
       .where(servesLine(sql.ref('bz.id')))
       .groupBy(['i.region_id', 'bz.id'])
       .execute();

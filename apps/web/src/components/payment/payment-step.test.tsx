@@ -1,4 +1,4 @@
-import type { OrderDto, PaymentInstruction } from '@resi/contract';
+import type { OrderDto, PaymentInstruction, TrafficItem } from '@resi/contract';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -105,6 +105,9 @@ describe('PaymentStep once the order is settled', () => {
 describe('orderBytes', () => {
   it('adds up the traffic of every item times its quantity', () => {
     expect(orderBytes(base)).toBe(10 * BYTES_PER_GB);
-    expect(orderBytes({ items: [...base.items, { ...base.items[0]!, bytes: BYTES_PER_GB, quantity: 3 }] })).toBe(13 * BYTES_PER_GB);
+    const traffic = base.items[0] as TrafficItem;
+    expect(orderBytes({ items: [...base.items, { ...traffic, bytes: BYTES_PER_GB, quantity: 3 }] })).toBe(13 * BYTES_PER_GB);
+    const ip = { type: 'static', name: traffic.name, regionId: 1, businessId: 1, business: traffic.name, days: 30, quantity: 2, unitPrice: 500 } as const;
+    expect(orderBytes({ items: [...base.items, ip] })).toBe(10 * BYTES_PER_GB);
   });
 });

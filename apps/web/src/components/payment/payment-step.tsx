@@ -7,9 +7,9 @@ import { Link } from 'react-router';
 import { formatBytes, formatMoney } from '@/lib/format';
 import { PaymentInstructionView } from './payment-instruction';
 
-/** Traffic an order adds when paid: the sum of its items. */
+/** Traffic an order adds when paid: the sum of its traffic items (static IPs are sold by the day). */
 export function orderBytes(order: Pick<OrderDto, 'items'>): number {
-  return order.items.reduce((sum, item) => sum + item.bytes * item.quantity, 0);
+  return order.items.reduce((sum, item) => (item.type === 'traffic' ? sum + item.bytes * item.quantity : sum), 0);
 }
 
 /**

@@ -1,0 +1,106 @@
+import type { StaticProxyQuery } from '@resi/contract';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, StaticAllocationTable } from '../../db/schema';
+
+type Trx = Transaction<Database>;
+export type AllocationRow = Selectable<StaticAllocationTable>;
+
+/** An allocation with what the customer sees of it: its exit, region, login and ISP. */
+export interface AllocationView extends AllocationRow {
+  exit_ip: string;
+  isp: string | null;
+  country: string;
+  city: string | null;
+  username: string;
+  password_sealed: string;
+}
+
+/** Static allocations: a customer's static IPs and their logins (proxy accounts of kind `static`). */
+export class StaticAllocationRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * The login of a new allocation; null when the username is taken (by anyone, rotating or static: one
+   * unique key), so the caller draws another name. No exception, so a PostgreSQL transaction goes on.
+   */
+  async insertLogin(r: { userId: number; username: string; passwordSealed: string; now: string }, trx: Trx): Promise<number | null> {
+    const row = await trx
+      .insertInto('proxy_accounts')
+      .values({
+        user_id: r.userId,
+        username: r.username,
+        password_sealed: r.passwordSealed,
+        status: 'active',
+        limit_bytes: null,
+        kind: 'static',
+        remark: null,
+        deleted_at: null,
+        created_at: r.now,
+        updated_at: r.now,
+      })
+      .onConflict((oc) => oc.column('username').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id ?? null;
+  }
+
+  async insert(a: Omit<AllocationRow, 'id' | 'status' | 'released_at' | 'remark'>, trx: Trx): Promise<number> {
+    const row = await trx.insertInto('static_allocations').values(a).returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  private view(trx?: Trx) {
+    return (trx ?? this.db)
+      .selectFrom('static_allocations as s')
+      .innerJoin('static_inventory as i', 'i.id', 's.inventory_id')
+      .innerJoin('static_regions as r', 'r.id', 's.region_id')
+      .innerJoin('proxy_accounts as a', 'a.id', 's.account_id')
+      .selectAll('s')
+      .select(['i.exit_ip', 'i.isp', 'r.country', 'r.city', 'a.username', 'a.password_sealed']);
+  }
+
+  async pageForUser(userId: number, q: StaticProxyQuery): Promise<{ items: AllocationView[]; total: number }> {
+    let base = this.db.selectFrom('static_allocations as s').where('s.user_id', '=', userId);
+    if (q.status) base = base.where('s.status', '=', q.status);
+    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    let rows = this.view().where('s.user_id', '=', userId);
+    if (q.status) rows = rows.where('s.status', '=', q.status);
+    const items = await rows
+      .orderBy('s.expires_at')
+      .orderBy('s.id')
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute();
+    return { items, total: Number(n) };
+  }
+
+  /** The allocations with these ids, whoever holds them (the caller checks the owner). */
+  byIds(ids: number[], trx?: Trx): Promise<AllocationView[]> {
+    return this.view(trx).where('s.id', 'in', ids).orderBy('s.id').execute();
+  }
+
+  /** Expiry moved to `expiresAt` and the allocation active again (a renewal); false when it was released meanwhile. */
+  async extend(id: number, expiresAt: string, now: string, trx: Trx): Promise<boolean> {
+    const res = await trx
+      .updateTable('static_allocations')
+      .set({ expires_at: expiresAt, status: 'active', updated_at: now })
+      .where('id', '=', id)
+      .where('status', '<>', 'released')
+      .executeTakeFirst();
+    return res.numUpdatedRows === 1n;
+  }
+
+  /** Replacements recorded for each allocation since `since` (the inventory history keeps them). */
+  async replacementsSince(allocationIds: number[], since: string): Promise<Map<number, number>> {
+    if (allocationIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('static_inventory_events')
+      .select(['allocation_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('event', '=', 'replaced')
+      .where('allocation_id', 'in', allocationIds)
+      .where('at', '>', since)
+      .groupBy('allocation_id')
+      .execute();
+    return new Map(rows.map((r) => [r.allocation_id!, Number(r.n)]));
+  }
+}

@@ -1,0 +1,30 @@
+import { buyResponse, buyStaticBody, buyStaticRenewBody, envelope, errorBody, pageOf, staticProxyDto, staticProxyQuery } from '@resi/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { currentAuth } from '../../shared/request-context';
+import { toOrderDto } from '../orders/order-dto';
+import type { StaticProxyViews } from './static-proxy-views';
+import type { StaticOrderService } from './static-order-service';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 429: errorBody, 502: errorBody };
+
+/** A customer's static IPs: buying, renewing, and the list (docs/api.md#static-residential-ips). */
+export const staticCustomerRoutes: FastifyPluginAsyncZod<{ orders: StaticOrderService; views: StaticProxyViews }> = async (app, { orders, views }) => {
+  const config = { access: 'customer' as const };
+  const tags = ['static'];
+
+  app.post('/buy/static', { config: { ...config, limit: 'buy' }, schema: { tags, body: buyStaticBody, response: { 200: envelope(buyResponse), ...errors } } }, async (request) => {
+    const order = toOrderDto(await orders.buy(currentAuth(request).user.id, request.body, request.lang));
+    return { data: { order, payment: order.payment! } };
+  });
+
+  app.post('/buy/static-renew', { config: { ...config, limit: 'buy' }, schema: { tags, body: buyStaticRenewBody, response: { 200: envelope(buyResponse), ...errors } } }, async (request) => {
+    const order = toOrderDto(await orders.renew(currentAuth(request).user.id, request.body, request.lang));
+    return { data: { order, payment: order.payment! } };
+  });
+
+  app.get('/proxy/static', { config, schema: { tags, querystring: staticProxyQuery, response: { 200: envelope(pageOf(staticProxyDto)), ...errors } } }, async (request) => {
+    const q = request.query;
+    const { items, total } = await views.page(currentAuth(request).user.id, q);
+    return { data: { items, total, page: q.page, pageSize: q.pageSize } };
+  });
+};

@@ -1,0 +1,54 @@
+import type { StaticProxyDto, StaticProxyQuery } from '@resi/contract';
+import { type Clock, DAY, addMs, iso } from '../../lib/clock';
+import type { SealedBox } from '../../lib/sealed-box';
+import type { AllocationView, StaticAllocationRepository } from './allocation-repository';
+
+export interface GatewayEndpoint {
+  host: string;
+  httpPort: number;
+  socksPort: number;
+}
+
+/** Replacements are counted over this window (docs/business-rules.md#static-residential-ips). */
+export const REPLACEMENT_WINDOW_DAYS = 30;
+
+/** A customer's static IPs as the API answers them: with the login's password and the replacements left. */
+export class StaticProxyViews {
+  constructor(
+    private readonly allocations: StaticAllocationRepository,
+    private readonly passwords: SealedBox,
+    private readonly clock: Clock,
+    private readonly endpoint: GatewayEndpoint,
+    private readonly replacementsPerWindow: number,
+  ) {}
+
+  async page(userId: number, q: StaticProxyQuery): Promise<{ items: StaticProxyDto[]; total: number }> {
+    const { items, total } = await this.allocations.pageForUser(userId, q);
+    return { items: await this.toDtos(items), total };
+  }
+
+  async toDtos(rows: AllocationView[]): Promise<StaticProxyDto[]> {
+    const since = iso(addMs(this.clock.now(), -REPLACEMENT_WINDOW_DAYS * DAY));
+    const used = await this.allocations.replacementsSince(
+      rows.map((r) => r.id),
+      since,
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      ip: r.exit_ip,
+      regionId: r.region_id,
+      country: r.country,
+      city: r.city,
+      businessId: r.business_id,
+      isp: r.isp,
+      username: r.username,
+      password: this.passwords.open(r.password_sealed),
+      ...this.endpoint,
+      startsAt: r.starts_at,
+      expiresAt: r.expires_at,
+      status: r.status,
+      remark: r.remark,
+      replacementsLeft: Math.max(0, this.replacementsPerWindow - (used.get(r.id) ?? 0)),
+    }));
+  }
+}
