@@ -64,6 +64,7 @@ export function TrafficBalanceCard({ traffic, loading }: { traffic: TrafficSumma
               size="small"
               rowKey="id"
               dataSource={traffic.grants}
+              scroll={{ x: 'max-content' }}
               pagination={{ pageSize: 5, hideOnSinglePage: true, size: 'small' }}
               columns={[
                 { title: t('traffic.grants.order'), dataIndex: 'orderNo', render: (v: string | null) => v ?? t('traffic.grants.bonus') },

@@ -20,8 +20,9 @@ export function UsageChart({ series, height = 280 }: { series: TrafficSummary['s
           <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e8ecf3" />
           <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={12} />
           <YAxis tickFormatter={bytes} tick={{ fontSize: 12 }} width={72} />
-          <Tooltip formatter={(value) => bytes(value)} labelFormatter={(_l, items) => String(items?.[0]?.payload?.bucket ?? '')} />
-          <Legend />
+          {/* Sorted by series key, not recharts' default of the translated name, which put "上传" before "下载". */}
+          <Tooltip formatter={(value) => bytes(value)} labelFormatter={(_l, items) => String(items?.[0]?.payload?.bucket ?? '')} itemSorter="dataKey" />
+          <Legend itemSorter="dataKey" />
           <Bar dataKey="down" name={t('rotating.usage.down')} stackId="bytes" fill={USAGE_COLOR_DOWN} isAnimationActive={false} />
           <Bar dataKey="up" name={t('rotating.usage.up')} stackId="bytes" fill={COLOR_UP} isAnimationActive={false} radius={[3, 3, 0, 0]} />
         </BarChart>

@@ -2,11 +2,16 @@ import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { initI18n } from '@/lib/i18n';
 
-// antd's responsive helpers ask for matchMedia, which jsdom lacks.
+// antd's responsive helpers ask for matchMedia, which jsdom lacks. Width queries are answered for jsdom's
+// window (1024 px wide), so the layout renders as on a desktop screen.
 if (!window.matchMedia) {
+  const holds = (query: string) => {
+    const widths = [...query.matchAll(/\((min|max)-width:\s*([\d.]+)px\)/g)];
+    return widths.length > 0 && widths.every(([, side, px]) => (side === 'min' ? window.innerWidth >= Number(px) : window.innerWidth <= Number(px)));
+  };
   window.matchMedia = (query: string) =>
     ({
-      matches: false,
+      matches: holds(query),
       media: query,
       onchange: null,
       addListener: () => {},

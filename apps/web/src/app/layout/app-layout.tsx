@@ -1,30 +1,37 @@
-import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Button, Layout, Menu, Typography } from 'antd';
+import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { Button, Drawer, Grid, Layout, Typography } from 'antd';
 import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '@/api/get-current-user';
 import { useSite } from '@/api/get-site';
-import { BrandLogo } from '@/components/brand-logo';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { PageLoading } from '@/components/page-loading';
 import { storage } from '@/lib/storage';
 import { menuEntries, menuPath, openGroupKeys, selectedMenuKeys, toMenuItems } from '../menu';
 import { appRoutes, findRoute } from '../routes';
+import { SideMenu } from './side-menu';
 import { UserMenu } from './user-menu';
 
 const { Sider, Header, Content, Footer } = Layout;
 const SIDER_WIDTH = 248;
 const SIDER_COLLAPSED = 72;
 
-/** Shared layout of the signed-in pages: side menu from the route table, header, page title. */
+/**
+ * Shared layout of the signed-in pages: side menu from the route table, header, page title. Below antd's
+ * lg breakpoint (992 px) the menu is a drawer over the page, so a phone gives the page its whole width.
+ */
 export function AppLayout() {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
   const user = useCurrentUser();
   const site = useSite();
+  const screens = Grid.useBreakpoint();
+  // Until antd has measured the screen (the first render) the wide layout stands.
+  const narrow = screens.lg === false;
   const [collapsed, setCollapsed] = useState(() => storage.getUiState().menuCollapsed);
+  const [drawerOpen, setDrawerOpen] = useState(false);
   const route = findRoute(location.pathname);
   // Selection follows the route's menu index (activeIndex, docs/console.md#menu), not the address.
   const selectedKeys = selectedMenuKeys(route, appRoutes);
@@ -32,10 +39,11 @@ export function AppLayout() {
   const entries = useMemo(() => menuEntries(appRoutes, user), [user]);
   const items = useMemo(() => toMenuItems(entries, t), [entries, t]);
   const [openKeys, setOpenKeys] = useState<string[]>(() => openGroupKeys(entries, selectedKeys[0]));
-  // Entering a page of a closed group (link, address bar) opens that group.
+  // Entering a page of a closed group (link, address bar) opens that group; any navigation closes the drawer.
   const [seenPath, setSeenPath] = useState(location.pathname);
   if (seenPath !== location.pathname) {
     setSeenPath(location.pathname);
+    setDrawerOpen(false);
     const wanted = openGroupKeys(entries, selectedKeys[0]).filter((key) => !openKeys.includes(key));
     if (wanted.length > 0) setOpenKeys([...openKeys, ...wanted]);
   }
@@ -45,44 +53,63 @@ export function AppLayout() {
     storage.setUiState({ menuCollapsed: !collapsed });
   };
 
+  const menu = (menuCollapsed: boolean) => (
+    <SideMenu
+      appName={site.appName}
+      collapsed={menuCollapsed}
+      items={items}
+      selectedKeys={selectedKeys}
+      openKeys={openKeys}
+      onOpenChange={setOpenKeys}
+      onSelect={(key) => {
+        // The current page's own entry navigates nowhere, so the drawer is closed here as well.
+        setDrawerOpen(false);
+        const path = menuPath(entries, key);
+        if (path) void navigate(path);
+      }}
+    />
+  );
+
   return (
-    <Layout className="app-layout">
-      <Sider
-        width={SIDER_WIDTH}
-        collapsedWidth={SIDER_COLLAPSED}
-        collapsed={collapsed}
-        breakpoint="lg"
-        // Narrow screens collapse the menu; widening again restores what the user chose.
-        onBreakpoint={(broken) => setCollapsed(broken || storage.getUiState().menuCollapsed)}
-        trigger={null}
-        className="app-sider"
-        theme="dark"
-      >
-        <div className="app-sider__brand">
-          <BrandLogo name={site.appName} collapsed={collapsed} light />
-        </div>
-        <Menu
-          theme="dark"
-          mode="inline"
-          items={items}
-          selectedKeys={selectedKeys}
-          {...(collapsed ? {} : { openKeys, onOpenChange: (keys: string[]) => setOpenKeys(keys) })}
-          onClick={({ key }) => {
-            const path = menuPath(entries, key);
-            if (path) void navigate(path);
-          }}
-          data-testid="side-menu"
-        />
-      </Sider>
-      <Layout className="app-main" style={{ marginInlineStart: collapsed ? SIDER_COLLAPSED : SIDER_WIDTH }}>
+    <Layout className="app-layout" hasSider={!narrow}>
+      {narrow ? (
+        <Drawer
+          placement="left"
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          size={SIDER_WIDTH}
+          closable={false}
+          classNames={{ section: 'app-drawer', body: 'app-drawer__body' }}
+          data-testid="menu-drawer"
+        >
+          {menu(false)}
+        </Drawer>
+      ) : (
+        <Sider width={SIDER_WIDTH} collapsedWidth={SIDER_COLLAPSED} collapsed={collapsed} trigger={null} className="app-sider" theme="dark">
+          {menu(collapsed)}
+        </Sider>
+      )}
+      <Layout className="app-main">
         <Header className="app-header">
-          <Button
-            type="text"
-            className="app-header__trigger"
-            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-            onClick={toggle}
-            aria-label={t(collapsed ? 'layout.expandMenu' : 'layout.collapseMenu')}
-          />
+          {narrow ? (
+            <Button
+              type="text"
+              className="app-header__trigger"
+              icon={<MenuOutlined />}
+              onClick={() => setDrawerOpen(true)}
+              aria-label={t('layout.openMenu')}
+              aria-expanded={drawerOpen}
+              data-testid="menu-open"
+            />
+          ) : (
+            <Button
+              type="text"
+              className="app-header__trigger"
+              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              onClick={toggle}
+              aria-label={t(collapsed ? 'layout.expandMenu' : 'layout.collapseMenu')}
+            />
+          )}
           <div className="app-header__spacer" />
           <LanguageSwitcher />
           <UserMenu user={user} />

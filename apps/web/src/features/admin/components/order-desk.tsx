@@ -18,6 +18,7 @@ import { OrderItems } from '@/components/order-items';
 import { OrderStatusTag } from '@/components/order-status-tag';
 import { OrderTimes } from '@/components/order-times';
 import { PayMethodLabel } from '@/components/pay-method-label';
+import { useActionsPin } from '@/hooks/use-actions-pin';
 import { dateRangeQuery, formatDateTime, formatMoney } from '@/lib/format';
 import { optionalText } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
@@ -61,6 +62,7 @@ export function OrderDesk() {
   const [filters, setFilters] = useState<OrderFilters>({});
   const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
   const [recharging, setRecharging] = useState(false);
+  const actionsPin = useActionsPin();
   const orders = useOrders({ ...filters, ...paging });
   const verify = useVerifyOrder();
   const exporter = useExportOrders();
@@ -207,7 +209,7 @@ export function OrderDesk() {
           {
             title: t('admin.orders.columns.actions'),
             key: 'actions',
-            fixed: 'right',
+            fixed: actionsPin,
             className: 'nowrap',
             render: (_v, o) =>
               canVerify(o) ? (

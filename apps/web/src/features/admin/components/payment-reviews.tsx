@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyableCode } from '@/components/copyable-code';
 import { PayMethodLabel } from '@/components/pay-method-label';
+import { useActionsPin } from '@/hooks/use-actions-pin';
 import { formatDateTime } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { usePaymentReviews, type ReviewQuery } from '../api/get-payment-reviews';
@@ -15,6 +16,7 @@ export function PaymentReviews() {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const [query, setQuery] = useState<ReviewQuery>({ page: 1, pageSize: 20, status: 'open' });
+  const actionsPin = useActionsPin();
   const reviews = usePaymentReviews(query);
   const resolve = useResolvePaymentReview();
 
@@ -92,7 +94,7 @@ export function PaymentReviews() {
           {
             title: t('admin.orders.columns.actions'),
             key: 'actions',
-            fixed: 'right',
+            fixed: actionsPin,
             render: (_v, r) =>
               r.status === 'open' ? (
                 <Button type="link" icon={<CheckOutlined />} onClick={() => confirmResolve(r)}>

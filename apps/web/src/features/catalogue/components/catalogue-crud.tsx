@@ -2,6 +2,7 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, Modal, Popconfirm, Space, Switch, Table, type TableColumnsType } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useActionsPin } from '@/hooks/use-actions-pin';
 import { notify } from '@/lib/notify';
 import type { CatalogueBody, CatalogueDto, CatalogueResource } from '../api/catalogue-types';
 import { useDeleteCatalogueItem } from '../api/delete-catalogue-item';
@@ -39,6 +40,7 @@ export function CatalogueCrud<R extends CatalogueResource, V extends object>(pro
   const remove = useDeleteCatalogueItem(resource);
   const [form] = Form.useForm<V>();
   const [editing, setEditing] = useState<{ id: number | null; values: V } | null>(null);
+  const actionsPin = useActionsPin();
 
   const submit = (values: V) => {
     if (!editing) return;
@@ -75,7 +77,7 @@ export function CatalogueCrud<R extends CatalogueResource, V extends object>(pro
     {
       title: t('catalogue.columns.actions'),
       key: 'actions',
-      fixed: 'right' as const,
+      fixed: actionsPin,
       width: 180,
       render: (_v: unknown, dto: CatalogueDto<R>) => (
         <Space size={0}>

@@ -9,6 +9,7 @@ import { OrderItems } from '@/components/order-items';
 import { OrderStatusTag } from '@/components/order-status-tag';
 import { OrderTimes } from '@/components/order-times';
 import { PayMethodLabel } from '@/components/pay-method-label';
+import { useActionsPin } from '@/hooks/use-actions-pin';
 import { dateRangeQuery, formatMoney } from '@/lib/format';
 import { useMyOrders, type MyOrderFilters } from '@/api/get-my-orders';
 import { canContinuePayment, ContinuePaymentModal } from '../components/continue-payment-modal';
@@ -26,6 +27,7 @@ export default function RechargeDetailsPage() {
   const [filters, setFilters] = useState<Filters>({});
   const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
   const [paying, setPaying] = useState<OrderDto | null>(null);
+  const actionsPin = useActionsPin();
 
   const query: MyOrderFilters = { ...paging, status: filters.status, payMethod: filters.payMethod, ...dateRangeQuery(filters.range) };
   const orders = useMyOrders(query);
@@ -105,7 +107,7 @@ export default function RechargeDetailsPage() {
           {
             title: t('recharge.columns.actions'),
             key: 'actions',
-            fixed: 'right',
+            fixed: actionsPin,
             className: 'nowrap',
             render: (_v, order) =>
               canContinuePayment(order, orders.dataUpdatedAt) ? (

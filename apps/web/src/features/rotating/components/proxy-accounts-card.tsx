@@ -4,6 +4,7 @@ import { Button, Card, Popconfirm, Progress, Space, Switch, Table, Typography } 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useProxyAccounts } from '@/api/get-proxy-accounts';
+import { useActionsPin } from '@/hooks/use-actions-pin';
 import { formatBytes, formatDateTime } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { useDeleteProxyAccount } from '../api/delete-proxy-account';
@@ -19,6 +20,7 @@ export function ProxyAccountsCard() {
   const update = useUpdateProxyAccount();
   const remove = useDeleteProxyAccount();
   const [modal, setModal] = useState<AccountModalState>(null);
+  const actionsPin = useActionsPin();
   const copyable = { tooltips: [t('rotating.accounts.copy'), t('rotating.accounts.copied')] };
 
   return (
@@ -110,7 +112,7 @@ export function ProxyAccountsCard() {
           {
             title: t('rotating.accounts.actions'),
             key: 'actions',
-            fixed: 'right',
+            fixed: actionsPin,
             className: 'nowrap',
             render: (_v, account) => (
               <Space size={0}>
