@@ -15,6 +15,13 @@ export async function signedIn(t: TestApp, role: 'customer' | 'admin' = 'custome
   return { user, token: res.body.token };
 }
 
+/** A new session for a user made by signedIn, e.g. after the test clock moved past the old one's life. */
+export async function signInAgain(t: TestApp, email: string): Promise<string> {
+  const res = await login(t.app, email, PASSWORD, uniqueIp());
+  if (res.status !== 200 || !res.body.token) throw new Error(`login: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.token;
+}
+
 /** The demo catalogue (4 packages, regions, businesses, static prices) with the sandbox switched on. */
 export async function seedCatalogue(t: TestApp): Promise<void> {
   await seedDemoCatalogue(t.db.db, t.clock, 'USD');

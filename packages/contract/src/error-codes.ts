@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'DIRECT_EGRESS_UNAVAILABLE',
   'OUT_OF_STOCK',
   'STATIC_RELEASED',
+  'STATIC_EXPIRED',
+  'STATIC_REPLACEMENTS_USED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -171,3 +171,12 @@ export const staticProxyQuery = pageQuery.extend({
   status: z.enum(STATIC_PROXY_STATUSES, { error: 'validation.staticStatus' }).optional(),
 });
 export type StaticProxyQuery = z.infer<typeof staticProxyQuery>;
+
+/** Why a customer asks for another IP (kept in the old row's history). */
+export const STATIC_REPLACE_REASONS = ['not-working', 'wrong-location', 'blocked', 'slow', 'other'] as const;
+
+export const staticReplaceBody = z.strictObject({
+  reason: z.enum(STATIC_REPLACE_REASONS, { error: 'validation.replaceReason' }),
+  note: z.string().trim().max(150, { error: 'validation.replaceNote' }).optional(),
+});
+export type StaticReplaceBody = z.infer<typeof staticReplaceBody>;

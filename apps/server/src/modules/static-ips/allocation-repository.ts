@@ -91,9 +91,9 @@ export class StaticAllocationRepository {
   }
 
   /** Replacements recorded for each allocation since `since` (the inventory history keeps them). */
-  async replacementsSince(allocationIds: number[], since: string): Promise<Map<number, number>> {
+  async replacementsSince(allocationIds: number[], since: string, trx?: Trx): Promise<Map<number, number>> {
     if (allocationIds.length === 0) return new Map();
-    const rows = await this.db
+    const rows = await (trx ?? this.db)
       .selectFrom('static_inventory_events')
       .select(['allocation_id', (eb) => eb.fn.countAll<number>().as('n')])
       .where('event', '=', 'replaced')
@@ -102,5 +102,50 @@ export class StaticAllocationRepository {
       .groupBy('allocation_id')
       .execute();
     return new Map(rows.map((r) => [r.allocation_id!, Number(r.n)]));
+  }
+
+  /** Active allocations past their expiry enter grace; answers them. */
+  async enterGrace(now: string, trx: Trx): Promise<AllocationRow[]> {
+    return trx
+      .updateTable('static_allocations')
+      .set({ status: 'grace', updated_at: now })
+      .where('status', '=', 'active')
+      .where('expires_at', '<=', now)
+      .returningAll()
+      .execute();
+  }
+
+  /** Grace allocations that expired before `expiredBefore` (their grace is over) are released; answers them. */
+  async releaseAfterGrace(expiredBefore: string, now: string, trx: Trx): Promise<AllocationRow[]> {
+    return trx
+      .updateTable('static_allocations')
+      .set({ status: 'released', released_at: now, updated_at: now })
+      .where('status', '=', 'grace')
+      .where('expires_at', '<=', expiredBefore)
+      .returningAll()
+      .execute();
+  }
+
+  /** The allocation on an inventory row, released (the row was retired); undefined when none held it. */
+  async releaseOnRow(inventoryId: number, now: string, trx: Trx): Promise<AllocationRow | undefined> {
+    return trx
+      .updateTable('static_allocations')
+      .set({ status: 'released', released_at: now, updated_at: now })
+      .where('inventory_id', '=', inventoryId)
+      .where('status', '<>', 'released')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Moves an allocation to another inventory row if it is still on `from`; false when another change came first. */
+  async moveTo(id: number, from: number, to: number, now: string, trx: Trx): Promise<boolean> {
+    const res = await trx
+      .updateTable('static_allocations')
+      .set({ inventory_id: to, updated_at: now })
+      .where('id', '=', id)
+      .where('inventory_id', '=', from)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    return res.numUpdatedRows === 1n;
   }
 }

@@ -205,4 +205,47 @@ export class StaticInventoryRepository {
       .executeTakeFirst();
     return Number(res.numUpdatedRows);
   }
+
+  /** Rows to move from one status to another, as the lifecycle sees them. */
+  async setStatus(ids: number[], from: Row['status'][], to: Row['status'], patch: { cooldown_until?: string | null; now: string }, trx: Trx): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await trx
+      .updateTable('static_inventory')
+      .set({ status: to, updated_at: patch.now, ...(patch.cooldown_until !== undefined ? { cooldown_until: patch.cooldown_until } : {}) })
+      .where('id', 'in', ids)
+      .where('status', 'in', from)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Rows whose cooldown is over go back to free; answers their ids. */
+  async endCooldowns(now: string, trx: Trx): Promise<number[]> {
+    const rows = await trx
+      .updateTable('static_inventory')
+      .set({ status: 'free', cooldown_until: null, updated_at: now })
+      .where('status', '=', 'cooldown')
+      .where('cooldown_until', '<=', now)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** One takeable row of the region and line other than `except`, taken straight into allocated (a replacement). */
+  async takeOne(q: { regionId: number; businessId: number; except: number; now: string }, trx: Trx): Promise<number | null> {
+    let pick = trx
+      .selectFrom('static_inventory as i')
+      .select('i.id')
+      .where('i.region_id', '=', q.regionId)
+      .where('i.id', '<>', q.except)
+      .where(servesLine(q.businessId))
+      .where(takeable(q.now))
+      .orderBy('i.id')
+      .limit(1);
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) pick = pick.forUpdate().skipLocked();
+    const row = await pick.executeTakeFirst();
+    if (!row) return null;
+    await trx.updateTable('static_inventory').set({ status: 'allocated', order_id: null, updated_at: q.now }).where('id', '=', row.id).execute();
+    return row.id;
+  }
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors';
 import type { AuditLogRepository } from '../audit/audit-log-repository';
 import type { CatalogueRepository } from '../catalogue/catalogue-repository';
 import { type LineProblem, parseInventoryLines } from './inventory-lines';
+import type { StaticAllocationRepository } from './allocation-repository';
 import type { StaticInventoryRepository } from './inventory-repository';
 
 type Actor = { id: number; ip: string | null };
@@ -26,6 +27,7 @@ export class StaticInventoryService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly inventory: StaticInventoryRepository,
+    private readonly allocations: StaticAllocationRepository,
     private readonly catalogue: CatalogueRepository,
     private readonly audit: AuditLogRepository,
   ) {}
@@ -83,7 +85,9 @@ export class StaticInventoryService {
     return this.db.transaction().execute(async (trx) => {
       const row = await this.inventory.retire(id, trx);
       if (!row) throw new AppError('NOT_FOUND');
-      await this.inventory.addEvent(id, { event: 'retired', actor_id: actor.id, reason }, trx);
+      // The customer holding it loses it now: the allocation is released, the gateway refuses its login.
+      const held = await this.allocations.releaseOnRow(id, row.updated_at, trx);
+      await this.inventory.addEvent(id, { event: 'retired', actor_id: actor.id, user_id: held?.user_id ?? null, allocation_id: held?.id ?? null, reason }, trx);
       const [after] = await this.inventory.toDtos([row], trx);
       await this.audit.write({ actorId: actor.id, action: 'static.retire', target: `static-ip:${id}`, after, ip: actor.ip }, trx);
       return after!;

@@ -12,6 +12,8 @@ import { staticCustomerRoutes } from './routes';
 import { StaticOrderService } from './static-order-service';
 import { StaticProxyViews } from './static-proxy-views';
 import { StaticStockRepository } from './stock-repository';
+import { StaticLifecycle } from './lifecycle';
+import { StaticReplacementService } from './replacement-service';
 
 /**
  * Static residential IPs (docs/business-rules.md#static-residential-ips): the operator's inventory, and
@@ -38,6 +40,8 @@ export const staticIpsModule: FastifyPluginAsync<ModuleDeps> = async (app, { con
   });
   const endpoint = { host: config.GATEWAY_PUBLIC_HOST, httpPort: config.GATEWAY_HTTP_PORT, socksPort: config.GATEWAY_SOCKS_PORT };
   const views = new StaticProxyViews(allocations, passwords, clock, endpoint, config.STATIC_REPLACEMENTS);
-  await app.register(staticInventoryRoutes, { service: new StaticInventoryService(db, inventory, catalogue, audit), inventory, stock: new StaticStockRepository(db), orders });
-  await app.register(staticCustomerRoutes, { orders, views });
+  const replacements = new StaticReplacementService(db, clock, inventory, allocations, views, config.STATIC_COOLDOWN_DAYS);
+  app.jobs.add(new StaticLifecycle(db, clock, inventory, allocations, { graceDays: config.STATIC_GRACE_DAYS, cooldownDays: config.STATIC_COOLDOWN_DAYS }).job());
+  await app.register(staticInventoryRoutes, { service: new StaticInventoryService(db, inventory, allocations, catalogue, audit), inventory, stock: new StaticStockRepository(db), orders });
+  await app.register(staticCustomerRoutes, { orders, views, replacements });
 };

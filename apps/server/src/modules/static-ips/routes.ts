@@ -1,14 +1,18 @@
-import { buyResponse, buyStaticBody, buyStaticRenewBody, envelope, errorBody, pageOf, staticProxyDto, staticProxyQuery } from '@resi/contract';
+import { buyResponse, buyStaticBody, buyStaticRenewBody, envelope, errorBody, idParams, pageOf, staticProxyDto, staticProxyQuery, staticReplaceBody } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentAuth } from '../../shared/request-context';
 import { toOrderDto } from '../orders/order-dto';
 import type { StaticProxyViews } from './static-proxy-views';
 import type { StaticOrderService } from './static-order-service';
+import type { StaticReplacementService } from './replacement-service';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 429: errorBody, 502: errorBody };
 
 /** A customer's static IPs: buying, renewing, and the list (docs/api.md#static-residential-ips). */
-export const staticCustomerRoutes: FastifyPluginAsyncZod<{ orders: StaticOrderService; views: StaticProxyViews }> = async (app, { orders, views }) => {
+export const staticCustomerRoutes: FastifyPluginAsyncZod<{ orders: StaticOrderService; views: StaticProxyViews; replacements: StaticReplacementService }> = async (
+  app,
+  { orders, views, replacements },
+) => {
   const config = { access: 'customer' as const };
   const tags = ['static'];
 
@@ -27,4 +31,13 @@ export const staticCustomerRoutes: FastifyPluginAsyncZod<{ orders: StaticOrderSe
     const { items, total } = await views.page(currentAuth(request).user.id, q);
     return { data: { items, total, page: q.page, pageSize: q.pageSize } };
   });
+
+  app.post(
+    '/proxy/static/:id/replace',
+    { config, schema: { tags, params: idParams, body: staticReplaceBody, response: { 200: envelope(staticProxyDto), ...errors } } },
+    async (request) => ({
+      data: await replacements.replace(currentAuth(request).user.id, request.params.id, request.body),
+      message: request.t('messages.saved'),
+    }),
+  );
 };

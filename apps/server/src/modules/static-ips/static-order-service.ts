@@ -212,6 +212,8 @@ export class StaticOrderService {
       if (!a || a.user_id !== order.user_id || a.status === 'released') continue;
       const from = a.expires_at > at ? new Date(a.expires_at) : now;
       await this.d.allocations.extend(a.id, iso(addMs(from, item.days * DAY)), at, trx);
+      // Back from grace: the same IP, held again.
+      await this.d.inventory.setStatus([a.inventory_id], ['grace'], 'allocated', { now: at }, trx);
     }
   }
 }

@@ -1,4 +1,6 @@
 import type { StaticProxyDto, StaticProxyQuery } from '@resi/contract';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
 import { type Clock, DAY, addMs, iso } from '../../lib/clock';
 import type { SealedBox } from '../../lib/sealed-box';
 import type { AllocationView, StaticAllocationRepository } from './allocation-repository';
@@ -27,11 +29,13 @@ export class StaticProxyViews {
     return { items: await this.toDtos(items), total };
   }
 
-  async toDtos(rows: AllocationView[]): Promise<StaticProxyDto[]> {
+  /** Pass the transaction when inside one: SQLite has one connection, which the transaction holds. */
+  async toDtos(rows: AllocationView[], trx?: Transaction<Database>): Promise<StaticProxyDto[]> {
     const since = iso(addMs(this.clock.now(), -REPLACEMENT_WINDOW_DAYS * DAY));
     const used = await this.allocations.replacementsSince(
       rows.map((r) => r.id),
       since,
+      trx,
     );
     return rows.map((r) => ({
       id: r.id,
