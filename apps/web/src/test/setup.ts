@@ -26,7 +26,7 @@ if (typeof window.ResizeObserver === 'undefined') {
   };
 }
 
-initI18n('en');
+await initI18n('en');
 
 beforeEach(() => {
   window.sessionStorage.clear();
