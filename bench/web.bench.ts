@@ -193,6 +193,8 @@ async function adminToken(url: string): Promise<string> {
 
 interface Visit {
   path: string;
+  /** JS and CSS files fetched. */
+  files: number;
   js: AssetSize;
   css: AssetSize;
   /** Bytes the browser actually received for those files (its own Accept-Encoding). */
@@ -241,6 +243,7 @@ async function measure(url: string, token: string, entry: Set<string>): Promise<
       const lazy = sizes.filter((s) => s.file.endsWith('.js') && !entry.has(s.file)).sort((a, b) => b.size.br - a.size.br)[0];
       visits.push({
         path: route.path,
+        files: files.size,
         js: pick(sizes, '.js'),
         css: pick(sizes, '.css'),
         transferred: [...files.values()].reduce((t, n) => t + n, 0),
@@ -289,7 +292,7 @@ async function main(): Promise<void> {
   const entryJs = pick([...entry].filter((f) => f.endsWith('.js')).map((file) => ({ file, size: assetSize(join(DIST, file)) })), '.js');
   console.log(`\nFirst load per route, cold cache, compressed as served (kB = 1000 bytes; budget and pass on brotli JS).`);
   console.log(`Entry chunks (index.html): ${kb(entryJs.br)} kB br of JS on every route.\n`);
-  const header = ['route', 'JS br', 'JS gzip', 'budget', '', 'floor', 'CSS br', 'largest lazy chunk (br)'];
+  const header = ['route', 'JS br', 'JS gzip', 'budget', '', 'floor', 'CSS br', 'files', 'largest lazy chunk (br)'];
   const rows = visits.map((v) => {
     const budget = BUDGET_KB[v.path] ?? OTHER_BUDGET_KB;
     return [
@@ -300,11 +303,12 @@ async function main(): Promise<void> {
       v.js.br <= budget * KB ? 'pass' : 'FAIL',
       kb(floors.antd.br),
       kb(v.css.br),
+      String(v.files),
       v.largestLazy ? `${v.largestLazy.file} ${kb(v.largestLazy.br)}` : '-',
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === 7 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === 8 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   for (const row of rows) console.log(line(row));
 
