@@ -234,6 +234,9 @@ async function measure(url: string, token: string, entry: Set<string>): Promise<
         );
       });
       await page.goto(`${BASE}${route.path}`, { waitUntil: 'networkidle' });
+      // A part drawn once its data is in (an article, a chart) may fetch its chunk after a quiet moment.
+      await page.waitForFunction(() => !document.querySelector('.page-loading, .ant-skeleton, .ant-spin-spinning'), null, { timeout: 15_000 });
+      await page.waitForLoadState('networkidle');
       const landed = new URL(page.url()).pathname;
       if (landed !== `${BASE}${route.path}`) throw new Error(`${route.path} landed on ${landed}`);
       await Promise.all(pending);
