@@ -3,8 +3,9 @@
  * starts the built server on a throw-away store, and opens every route of the route table in Chromium
  * with an empty cache (signed in as the admin, so every page renders, not its 403 state). Counts the
  * JavaScript and CSS each cold visit fetched, compressed as the server sends it: the `.br` file the build
- * wrote beside each asset (what a browser that accepts brotli gets; over plain http Chromium asks only
- * for gzip, so the `.gz` figure is printed as well), the file itself where none was written (under 1 KB).
+ * wrote beside each asset (what the browser here is sent; the `.gz` figure is printed too, for clients
+ * without brotli), the file itself where none was written (under 1 KB). The store is a fresh demo one:
+ * lists are empty, so a part that a page would import only once it has rows is not counted.
  *
  * The "floor" column is what a bare page costs with the same build settings: React, ReactDOM and antd's
  * Button, Form and Input, nothing else. Below the table: the floor of React alone and of the libraries
