@@ -101,7 +101,7 @@ test('Get Proxy builds a curl line that works through the gateway, and the usage
       { intervals: [1_000] },
     )
     .not.toBe('0 B');
-  await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await expect(page.getByTestId('usage-chart').locator('.usage-chart__bar').first()).toBeVisible();
   await expect(page.getByTestId('usage-by-account')).toContainText(proxyUser);
   await expect(page.locator('.ant-table-row', { hasText: proxyUser }).getByTestId('account-usage')).not.toContainText('0 B of');
 });
@@ -210,7 +210,7 @@ test('screenshots of Rotating Residential and Get Proxy in three languages', asy
   for (const lang of LANGS) {
     await page.goto(`/manage/center/rotatingResidential?lang=${lang}&token=${customerToken}`);
     await expect(page.getByTestId('proxy-accounts').locator('.ant-table-row', { hasText: proxyUser })).toBeVisible();
-    await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+    await expect(page.getByTestId('usage-chart').locator('.usage-chart__bar').first()).toBeVisible();
     await expectLocalizedPage(page, TEXTS[lang].rotating);
     await keepScreenshot(page, `rotating-residential-${lang}`);
 

@@ -1,10 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
-import { initI18n } from '@/lib/i18n';
+import { initI18n, initialLang } from '@/lib/i18n';
+import { langFromSearch } from '@/lib/navigation';
 import './styles.css';
 
-initI18n();
+// `?lang=` is applied by the navigation rules too; reading it here fetches only that language's pack.
+await initI18n(langFromSearch(window.location.search) ?? initialLang());
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

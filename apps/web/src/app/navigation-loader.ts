@@ -25,8 +25,8 @@ export interface NavigationDeps {
  * Stores what the URL carried: language (and switches to it), channel, token. Another session's token
  * waits for the user's answer (SessionSwitchDialog) while the tab goes on with its current session.
  */
-export function applyNavigationDecision(decision: NavigationDecision): void {
-  if (decision.lang) setLanguage(decision.lang);
+export async function applyNavigationDecision(decision: NavigationDecision): Promise<void> {
+  if (decision.lang) await setLanguage(decision.lang);
   if (decision.channel) storage.setChannel(decision.channel);
   if (decision.storeToken && decision.confirmSwitch) pendingSessionSwitch.offer(decision.storeToken);
   else if (decision.storeToken) storage.setToken(decision.storeToken);
@@ -46,7 +46,7 @@ export function createNavigationLoader(deps: NavigationDeps): LoaderFunction {
       storedToken: storage.getToken(),
       now: now(),
     });
-    applyNavigationDecision(decision);
+    await applyNavigationDecision(decision);
     if (decision.redirectTo) throw replace(decision.redirectTo);
 
     if (decision.reloadUser) {

@@ -1,39 +1,41 @@
-import type { Lang } from '@resi/contract';
 import { normalizeLang } from '@resi/contract';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { App as AntdApp, ConfigProvider } from 'antd';
-import type { Locale } from 'antd/es/locale';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import zhTW from 'antd/locale/zh_TW';
+import { ConfigProvider, message, theme as antdTheme } from 'antd';
 import { useEffect, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
-import { i18n } from '@/lib/i18n';
+import { antdLocale, i18n } from '@/lib/i18n';
 import { bindNotify } from '@/lib/notify';
 import { theme } from './theme';
 
-/** antd's own texts follow the console language (docs/console.md#languages-and-titles). */
-export const ANTD_LOCALES: Record<Lang, Locale> = { en: enUS, 'zh-cn': zhCN, zh: zhTW };
-
-/** Hands antd's context-aware message API to lib/notify. */
-function NotifyBridge() {
-  const { message } = AntdApp.useApp();
+/**
+ * What antd's <App> gave, without its modal and notification APIs (which every first load would fetch):
+ * the theme's text style for the whole console, and the context-aware message API handed to lib/notify.
+ * A confirm dialog takes Modal.useModal() where it is asked.
+ */
+function AppShell({ children }: { children: ReactNode }) {
+  const [messageApi, messageHolder] = message.useMessage();
+  const { token } = antdTheme.useToken();
   useEffect(() => {
-    bindNotify(message);
+    bindNotify(messageApi);
     return () => bindNotify(null);
-  }, [message]);
-  return null;
+  }, [messageApi]);
+  const textStyle = { color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily };
+  return (
+    <div className="antd-app-root" style={textStyle}>
+      {messageHolder}
+      {children}
+    </div>
+  );
 }
 
 function LocalizedConfig({ children }: { children: ReactNode }) {
   const { i18n: instance } = useTranslation();
-  const lang = normalizeLang(instance.language);
+  // antd's own texts follow the console language (docs/console.md#languages-and-titles); they come in
+  // the language's pack, loaded before i18next switches to it.
+  const locale = antdLocale(normalizeLang(instance.language));
   return (
-    <ConfigProvider locale={ANTD_LOCALES[lang]} theme={theme}>
-      <AntdApp className="antd-app-root">
-        <NotifyBridge />
-        {children}
-      </AntdApp>
+    <ConfigProvider locale={locale} theme={theme}>
+      <AppShell>{children}</AppShell>
     </ConfigProvider>
   );
 }

@@ -1,13 +1,15 @@
-import { Activity, Suspense, useEffect, useState } from 'react';
+import { Activity, lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useOutlet } from 'react-router';
 import { useSite } from '@/api/get-site';
 import { PageLoading } from '@/components/page-loading';
 import { documentTitle } from '@/lib/navigation';
+import { pendingSessionSwitch } from '@/lib/session-switch';
 import { appRoutes, findRoute } from './routes';
-import { SessionSwitchDialog } from './session-switch-dialog';
 
 const keepAliveRoutes = appRoutes.filter((route) => route.keepAlive);
+// Asked only when a link brings another session's token: its dialog (and antd's Modal) load then.
+const SessionSwitchDialog = lazy(() => import('./session-switch-dialog').then((m) => ({ default: m.SessionSwitchDialog })));
 
 /**
  * The root view only hosts the routed page (docs/console.md#pages). Keep-alive routes (the error page) stay mounted,
@@ -22,6 +24,10 @@ export function RootView() {
   if (current?.keepAlive && !visited.includes(current.path)) setVisited([...visited, current.path]);
 
   useDocumentTitle(current?.title);
+  // Once asked, the dialog stays mounted so that it can animate closed.
+  const switchAsked = useSyncExternalStore(pendingSessionSwitch.subscribe, pendingSessionSwitch.get) !== null;
+  const [dialogLoaded, setDialogLoaded] = useState(false);
+  if (switchAsked && !dialogLoaded) setDialogLoaded(true);
 
   return (
     <>
@@ -38,7 +44,11 @@ export function RootView() {
           );
         })}
       {current?.keepAlive ? null : outlet}
-      <SessionSwitchDialog />
+      {dialogLoaded ? (
+        <Suspense fallback={null}>
+          <SessionSwitchDialog />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,10 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
 import { HOME_PATH, ROUTER_BASENAME } from '@/lib/constants';
 import { loginRedirect } from '@/lib/navigation';
-import { AppLayout } from './layout/app-layout';
 import { createNavigationLoader, type NavigationDeps } from './navigation-loader';
 import { RouteError } from './pages/route-error';
 import { RootView } from './root-view';
@@ -12,6 +11,8 @@ import { RoutePage } from './route-page';
 import { appRoutes } from './routes';
 
 const NotFound = lazy(() => import('./pages/not-found'));
+// Not needed by the public pages (login, register): their first load goes without the menu and header.
+const AppLayout = lazy(() => import('./layout/app-layout').then((m) => ({ default: m.AppLayout })));
 
 /** `/` → `/center`, keeping the query (lang, channel…). */
 function RedirectHome() {
@@ -30,7 +31,11 @@ export function buildRouteObjects(): RouteObject[] {
   return [
     { index: true, element: <RedirectHome /> },
     {
-      element: <AppLayout />,
+      element: (
+        <Suspense fallback={<PageLoading full />}>
+          <AppLayout />
+        </Suspense>
+      ),
       children: [
         ...appRoutes.filter((r) => r.layout).map(toObject),
         { path: '*', element: <NotFound /> },

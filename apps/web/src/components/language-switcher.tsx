@@ -4,6 +4,7 @@ import { LANGS, normalizeLang } from '@resi/contract';
 import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_LABELS, setLanguage } from '@/lib/i18n';
+import { notify } from '@/lib/notify';
 import { HEADER_DROPDOWN } from '@/lib/header-dropdown';
 
 /** English / 简体中文 / 繁體中文: stores `lang` and re-renders texts without reloading the page. */
@@ -18,7 +19,7 @@ export function LanguageSwitcher({ light = false }: { light?: boolean }) {
         selectable: true,
         selectedKeys: [lang],
         items: LANGS.map((code) => ({ key: code, label: LANGUAGE_LABELS[code] })),
-        onClick: ({ key }) => setLanguage(key as Lang),
+        onClick: ({ key }) => void setLanguage(key as Lang).catch(() => notify.error(t('common.error.network'))),
       }}
     >
       <Button

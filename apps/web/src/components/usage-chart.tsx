@@ -1,32 +1,99 @@
 import { normalizeLang } from '@resi/contract';
+import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TrafficSummary } from '@/api/get-traffic';
 import { formatBytes } from '@/lib/format';
 import { chartPoints } from '@/lib/usage-data';
+import { byteTicks, labelEvery } from './usage-chart-scale';
 
+/*
+ * Drawn by hand in SVG: one stacked bar chart of at most 30 buckets needs a scale, an axis and rectangles,
+ * not a charting library (recharts was the largest chunk of the console, 90 kB compressed, for this one chart).
+ */
 export const USAGE_COLOR_DOWN = '#1d4ed8';
 const COLOR_UP = '#93c5fd';
+const GRID = '#e8ecf3';
+const AXIS_TEXT = '#6b7280';
+const MARGIN = { top: 8, right: 8, bottom: 24, left: 72 };
+/** Until the box is measured (and where nothing measures, as in tests). */
+const DEFAULT_WIDTH = 640;
 
 /** Bytes down and up per bucket of a usage series, stacked (Rotating Residential and Account Home). */
 export function UsageChart({ series, height = 280 }: { series: TrafficSummary['series']; height?: number }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
-  const bytes = (value: unknown) => formatBytes(Number(value) || 0, lang);
+  const [box, measured] = useBoxWidth();
+
+  const points = chartPoints(series);
+  const legendHeight = 28;
+  const plotWidth = Math.max(1, measured - MARGIN.left - MARGIN.right);
+  const plotHeight = Math.max(1, height - legendHeight - MARGIN.top - MARGIN.bottom);
+  const ticks = byteTicks(Math.max(0, ...points.map((p) => p.down + p.up)));
+  const top = ticks.at(-1) ?? 1;
+  const y = (bytes: number) => MARGIN.top + plotHeight - (bytes / top) * plotHeight;
+  const band = plotWidth / Math.max(1, points.length);
+  const barWidth = Math.min(48, band * 0.7);
+  const every = labelEvery(points.length, plotWidth);
+  const bytes = (value: number) => formatBytes(value, lang);
+
   return (
-    <div className="usage-chart" data-testid="usage-chart">
-      <ResponsiveContainer width="100%" height={height}>
-        <BarChart data={chartPoints(series)} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e8ecf3" />
-          <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={12} />
-          <YAxis tickFormatter={bytes} tick={{ fontSize: 12 }} width={72} />
-          {/* Sorted by series key, not recharts' default of the translated name, which put "上传" before "下载". */}
-          <Tooltip formatter={(value) => bytes(value)} labelFormatter={(_l, items) => String(items?.[0]?.payload?.bucket ?? '')} itemSorter="dataKey" />
-          <Legend itemSorter="dataKey" />
-          <Bar dataKey="down" name={t('rotating.usage.down')} stackId="bytes" fill={USAGE_COLOR_DOWN} isAnimationActive={false} />
-          <Bar dataKey="up" name={t('rotating.usage.up')} stackId="bytes" fill={COLOR_UP} isAnimationActive={false} radius={[3, 3, 0, 0]} />
-        </BarChart>
-      </ResponsiveContainer>
+    <div className="usage-chart" data-testid="usage-chart" ref={box} style={{ height }}>
+      <svg width={measured} height={height - legendHeight} className="usage-chart__svg">
+        {ticks.map((tick) => (
+          <g key={tick} className="usage-chart__tick">
+            <line x1={MARGIN.left} x2={MARGIN.left + plotWidth} y1={y(tick)} y2={y(tick)} stroke={GRID} strokeDasharray={tick === 0 ? undefined : '3 3'} />
+            <text x={MARGIN.left - 8} y={y(tick)} dy="0.32em" textAnchor="end" fontSize={12} fill={AXIS_TEXT}>
+              {bytes(tick)}
+            </text>
+          </g>
+        ))}
+        {points.map((point, i) => {
+          const x = MARGIN.left + i * band + (band - barWidth) / 2;
+          return (
+            <g key={point.bucket} className="usage-chart__column">
+              <title>{`${point.bucket}\n${t('rotating.usage.down')}: ${bytes(point.down)}\n${t('rotating.usage.up')}: ${bytes(point.up)}`}</title>
+              {/* The whole column answers the pointer, so the numbers of a short bar are easy to reach. */}
+              <rect x={MARGIN.left + i * band} y={MARGIN.top} width={band} height={plotHeight} fill="transparent" />
+              {point.down > 0 ? (
+                <rect className="usage-chart__bar usage-chart__bar--down" x={x} y={y(point.down)} width={barWidth} height={y(0) - y(point.down)} fill={USAGE_COLOR_DOWN} />
+              ) : null}
+              {point.up > 0 ? (
+                <rect className="usage-chart__bar usage-chart__bar--up" x={x} y={y(point.down + point.up)} width={barWidth} height={y(point.down) - y(point.down + point.up)} fill={COLOR_UP} />
+              ) : null}
+              {i % every === 0 ? (
+                <text x={MARGIN.left + (i + 0.5) * band} y={MARGIN.top + plotHeight + 16} textAnchor="middle" fontSize={12} fill={AXIS_TEXT} className="usage-chart__label">
+                  {point.label}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+      </svg>
+      <div className="usage-chart__legend">
+        <span className="usage-chart__key">
+          <span className="usage-chart__swatch" style={{ background: USAGE_COLOR_DOWN }} />
+          {t('rotating.usage.down')}
+        </span>
+        <span className="usage-chart__key">
+          <span className="usage-chart__swatch" style={{ background: COLOR_UP }} />
+          {t('rotating.usage.up')}
+        </span>
+      </div>
     </div>
   );
+}
+
+/** A ref for the chart's box and its width, followed as it changes (window resized, menu folded). */
+function useBoxWidth(): [RefObject<HTMLDivElement | null>, number] {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [box, width > 0 ? width : DEFAULT_WIDTH];
 }

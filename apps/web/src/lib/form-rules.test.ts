@@ -1,4 +1,4 @@
-import { packageBody, rechargeBody } from '@resi/contract';
+import { loginBody, packageBody, rechargeBody } from '@resi/contract';
 import type { FormRule } from 'antd';
 import { describe, expect, it } from 'vitest';
 import { i18n } from './i18n';
@@ -17,6 +17,20 @@ async function check(rule: FormRule, value: unknown): Promise<string | null> {
     return (e as Error).message;
   }
 }
+
+describe('schemaRule with a schema fetched at the first check', () => {
+  it('checks as the schema itself does', async () => {
+    let fetched = 0;
+    const rule = schemaRule(async () => {
+      fetched += 1;
+      return loginBody.shape.password;
+    }, t);
+    expect(fetched).toBe(0);
+    expect(await check(rule, 'short')).toBe(await check(schemaRule(loginBody.shape.password, t), 'short'));
+    expect(await check(rule, 'long enough password')).toBeNull();
+    expect(fetched).toBe(2);
+  });
+});
 
 describe('numberRule: the contract limits checked on the converted value', () => {
   it('checks GB typed in a form as bytes against the contract', async () => {

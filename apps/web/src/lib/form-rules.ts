@@ -15,11 +15,18 @@ function issueText(message: string | undefined, t: TFunction): string {
   return t(message && /^[a-zA-Z]+(?:\.[a-zA-Z0-9]+)+$/.test(message) ? message : 'common.form.invalid');
 }
 
-export function schemaRule(schema: FieldSchema, t: TFunction, options: { optional?: boolean } = {}): FormRule {
+/**
+ * A schema fetched when the field is first checked: a page that must load light (login) leaves the
+ * contract's schemas, and zod with them, out of its first load.
+ */
+export type LazyFieldSchema = () => Promise<FieldSchema>;
+
+export function schemaRule(schema: FieldSchema | LazyFieldSchema, t: TFunction, options: { optional?: boolean } = {}): FormRule {
   return {
     validator: async (_rule, value: unknown) => {
       if (options.optional && (value === undefined || value === null || String(value).trim() === '')) return;
-      const result = schema.safeParse(value ?? '');
+      const checked = typeof schema === 'function' ? await schema() : schema;
+      const result = checked.safeParse(value ?? '');
       if (!result.success) throw new Error(issueText(result.error.issues[0]?.message, t));
     },
   };

@@ -1,52 +1,52 @@
 import type { Lang } from '@resi/contract';
 import { LANGS, normalizeLang } from '@resi/contract';
+import type { Locale } from 'antd/es/locale';
 import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
-import 'dayjs/locale/zh-tw';
-import i18next, { type Resource } from 'i18next';
+import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import type { LocalePack } from '../locales/locale-pack';
 import { DEFAULT_LANG } from './constants';
 import { storage } from './storage';
 
 /*
  * One i18next namespace; each file src/locales/<lang>/<ns>.json becomes the top-level key <ns>, so every
  * key reads fully dotted (`auth.login.submit`), and the contract's `validation.*` keys resolve as they are.
+ * A language's texts (with antd's and dayjs's) are one chunk, fetched when that language is first used:
+ * a first visit downloads one language, not three (docs/console.md#languages-and-titles).
  */
-type LocaleTree = Record<string, unknown>;
-const files = import.meta.glob<LocaleTree>('../locales/*/*.json', { eager: true, import: 'default' });
+const PACKS: Record<Lang, () => Promise<{ default: LocalePack }>> = {
+  en: () => import('../locales/en'),
+  'zh-cn': () => import('../locales/zh-cn'),
+  zh: () => import('../locales/zh'),
+};
+const loaded = new Map<Lang, LocalePack>();
 
-/** `{ en: { auth: {...}, common: {...} }, ... }` from the locale files. */
-export function localeTrees(): Record<string, Record<string, LocaleTree>> {
-  const trees: Record<string, Record<string, LocaleTree>> = {};
-  for (const [file, tree] of Object.entries(files)) {
-    const match = /locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
-    if (!match) continue;
-    const [, lang, ns] = match as unknown as [string, string, string];
-    (trees[lang] ??= {})[ns] = tree;
-  }
-  return trees;
-}
+export const i18n = i18next.createInstance();
 
-function resources(): Resource {
-  const out: Resource = {};
-  for (const [lang, namespaces] of Object.entries(localeTrees())) out[lang] = { translation: namespaces };
-  return out;
+/** Fetches a language's pack (once) and adds its texts, without switching to it. */
+export async function loadPack(lang: Lang): Promise<LocalePack> {
+  const known = loaded.get(lang);
+  if (known) return known;
+  const { default: pack } = await PACKS[lang]();
+  loaded.set(lang, pack);
+  if (i18n.isInitialized) i18n.addResourceBundle(lang, 'translation', pack.resources);
+  return pack;
 }
 
 const DAYJS_LOCALE: Record<Lang, string> = { en: 'en', 'zh-cn': 'zh-cn', zh: 'zh-tw' };
 const HTML_LANG: Record<Lang, string> = { en: 'en', 'zh-cn': 'zh-CN', zh: 'zh-TW' };
-
-export const i18n = i18next.createInstance();
 
 /** The language to start with: the stored one, else the default (en, docs/console.md#constants). */
 export function initialLang(): Lang {
   return storage.getLang() ?? DEFAULT_LANG;
 }
 
-export function initI18n(lang: Lang = initialLang()): typeof i18n {
+/** Loads the language's pack, then starts i18next with it; the first render waits for this. */
+export async function initI18n(lang: Lang = initialLang()): Promise<typeof i18n> {
+  const pack = await loadPack(lang);
   if (!i18n.isInitialized) {
-    void i18n.use(initReactI18next).init({
-      resources: resources(),
+    await i18n.use(initReactI18next).init({
+      resources: { [lang]: { translation: pack.resources } },
       lng: lang,
       fallbackLng: DEFAULT_LANG,
       supportedLngs: [...LANGS],
@@ -71,11 +71,26 @@ function applyLocaleSideEffects(lang: Lang): void {
   if (typeof document !== 'undefined') document.documentElement.lang = HTML_LANG[lang];
 }
 
-/** Switches the interface language and remembers it (sessionStorage `lang`); texts re-render, no reload. */
-export function setLanguage(lang: Lang): void {
+/** antd's texts for a language whose pack is loaded (the current one always is). */
+export function antdLocale(lang: Lang): Locale | undefined {
+  return loaded.get(lang)?.antd;
+}
+
+let requested: Lang | null = null;
+
+/**
+ * Switches the interface language and remembers it (sessionStorage `lang`); texts re-render, no reload.
+ * The pack is loaded first, so the re-render never shows raw keys. Rejects when the pack cannot be
+ * fetched; the language then stays as it was.
+ */
+export async function setLanguage(lang: Lang): Promise<void> {
+  requested = lang;
+  await loadPack(lang);
+  // A choice made while this pack was on its way wins over it.
+  if (requested !== lang) return;
   storage.setLang(lang);
   applyLocaleSideEffects(lang);
-  if (i18n.language !== lang) void i18n.changeLanguage(lang);
+  if (i18n.language !== lang) await i18n.changeLanguage(lang);
 }
 
 export const LANGUAGE_LABELS: Record<Lang, string> = { en: 'English', 'zh-cn': '简体中文', zh: '繁體中文' };

@@ -31,7 +31,7 @@ if (typeof window.ResizeObserver === 'undefined') {
   };
 }
 
-initI18n('en');
+await initI18n('en');
 
 beforeEach(() => {
   window.sessionStorage.clear();

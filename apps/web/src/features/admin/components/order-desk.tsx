@@ -9,7 +9,7 @@ import {
   type OrderStatus,
   type PayMethod,
 } from '@resi/contract';
-import { App, Button, DatePicker, Descriptions, Form, Input, Select, Space, Table } from 'antd';
+import { Button, DatePicker, Descriptions, Form, Input, Modal, Select, Space, Table } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -57,7 +57,7 @@ export function canVerify(order: Pick<AdminOrderDto, 'status' | 'kind'>): boolea
 export function OrderDesk() {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
-  const { modal } = App.useApp();
+  const [modal, modalHolder] = Modal.useModal();
   const [form] = Form.useForm<FilterValues>();
   const [filters, setFilters] = useState<OrderFilters>({});
   const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
@@ -88,6 +88,7 @@ export function OrderDesk() {
 
   return (
     <div data-testid="order-desk">
+      {modalHolder}
       <Form<FilterValues> name="order-filter" form={form} layout="inline" onFinish={apply} className="filter-form">
         <Form.Item name="email">
           <Input allowClear placeholder={t('admin.orders.filters.email')} className="filter-input" data-testid="filter-email" />

@@ -2,8 +2,8 @@ import { LANGS, REVIEW_REASONS, type PaymentReviewDto } from '@resi/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { App } from 'antd';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { i18n } from '@/lib/i18n';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n, loadPack } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 import { PaymentReviews } from './payment-reviews';
 
@@ -27,6 +27,9 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('payment review reasons', () => {
+  // Languages are loaded when first used; this reads all three.
+  beforeAll(() => Promise.all(LANGS.map(loadPack)));
+
   it.each(LANGS)('every reason code the server can write has a %s translation', (lang) => {
     // Read from the language's own resources: a fallback to en would hide a missing translation.
     for (const code of REVIEW_REASONS) {

@@ -1,6 +1,6 @@
 import { CheckOutlined } from '@ant-design/icons';
 import type { PaymentReviewDto } from '@resi/contract';
-import { App, Button, Segmented, Table, Tag, Typography } from 'antd';
+import { Button, Modal, Segmented, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyableCode } from '@/components/copyable-code';
@@ -14,7 +14,7 @@ import { useResolvePaymentReview } from '../api/resolve-payment-review';
 /** Payments that arrived but matched no open order (wrong amount, late, unknown order): the admin decides. */
 export function PaymentReviews() {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const [modal, modalHolder] = Modal.useModal();
   const [query, setQuery] = useState<ReviewQuery>({ page: 1, pageSize: 20, status: 'open' });
   const actionsPin = useActionsPin();
   const reviews = usePaymentReviews(query);
@@ -36,6 +36,7 @@ export function PaymentReviews() {
 
   return (
     <div data-testid="payment-reviews">
+      {modalHolder}
       <Typography.Paragraph type="secondary">{t('admin.reviews.lead')}</Typography.Paragraph>
       <div className="table-toolbar">
         <Segmented<ReviewQuery['status']>

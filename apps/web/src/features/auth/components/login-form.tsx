@@ -1,5 +1,4 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { captchaField, loginBody } from '@resi/contract';
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCaptcha } from '@/api/get-captcha';
@@ -7,6 +6,9 @@ import { CaptchaInput } from '@/components/captcha-input';
 import { schemaRule } from '@/lib/form-rules';
 import { useLogin } from '../api/login';
 import { useStartSession } from '../hooks/use-start-session';
+
+// The rules are the contract's; fetched with zod at the first check, not with the page (lib/form-rules.ts).
+const contract = () => import('../login-schemas');
 
 interface LoginValues {
   account: string;
@@ -39,17 +41,17 @@ export function LoginForm({ onForgot, initialAccount }: { onForgot: () => void; 
 
   return (
     <Form<LoginValues> name="login" form={form} layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ account: initialAccount ?? '' }} size="large" data-testid="login-form">
-      <Form.Item name="account" label={t('auth.fields.loginAccount')} rules={[schemaRule(loginBody.shape.account, t)]}>
+      <Form.Item name="account" label={t('auth.fields.loginAccount')} rules={[schemaRule(() => contract().then((c) => c.loginBody.shape.account), t)]}>
         <Input prefix={<UserOutlined />} placeholder={t('auth.placeholders.loginAccount')} autoComplete="username" />
       </Form.Item>
       <Form.Item
         name="password"
         label={t('auth.fields.password')}
-        rules={[schemaRule(loginBody.shape.password, t)]}
+        rules={[schemaRule(() => contract().then((c) => c.loginBody.shape.password), t)]}
       >
         <Input.Password prefix={<LockOutlined />} placeholder={t('auth.placeholders.password')} autoComplete="current-password" />
       </Form.Item>
-      <Form.Item name="captcha" label={t('auth.fields.captcha')} rules={[schemaRule(captchaField, t)]}>
+      <Form.Item name="captcha" label={t('auth.fields.captcha')} rules={[schemaRule(() => contract().then((c) => c.captchaField), t)]}>
         <CaptchaInput src={captcha.src} loading={captcha.loading} failed={captcha.failed} onRefresh={captcha.refresh} />
       </Form.Item>
       <div className="auth-form__row">

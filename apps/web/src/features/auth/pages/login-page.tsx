@@ -1,16 +1,21 @@
 import { Divider } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { HOME_PATH, REGISTER_PATH } from '@/lib/constants';
 import { AuthLayout } from '../components/auth-layout';
-import { ForgotPasswordModal } from '../components/forgot-password-modal';
 import { GoBackLink } from '../components/go-back-link';
 import { LoginForm } from '../components/login-form';
+
+// Most visits only log in: the reset dialog (a modal, its form and the mail-code sender) loads when asked for.
+const ForgotPasswordModal = lazy(() => import('../components/forgot-password-modal').then((m) => ({ default: m.ForgotPasswordModal })));
 
 export default function LoginPage() {
   const { t } = useTranslation();
   const [forgotOpen, setForgotOpen] = useState(false);
+  // Once opened it stays mounted, so that it can animate closed.
+  const [forgotLoaded, setForgotLoaded] = useState(false);
+  if (forgotOpen && !forgotLoaded) setForgotLoaded(true);
   const [prefill, setPrefill] = useState<string | undefined>();
   return (
     <AuthLayout title={t('auth.login.title')} subtitle={t('auth.login.subtitle')}>
@@ -25,14 +30,18 @@ export default function LoginPage() {
       <div className="auth-back">
         <GoBackLink fallback={HOME_PATH} />
       </div>
-      <ForgotPasswordModal
-        open={forgotOpen}
-        onClose={() => setForgotOpen(false)}
-        onDone={(email) => {
-          setForgotOpen(false);
-          setPrefill(email);
-        }}
-      />
+      {forgotLoaded ? (
+        <Suspense fallback={null}>
+          <ForgotPasswordModal
+            open={forgotOpen}
+            onClose={() => setForgotOpen(false)}
+            onDone={(email) => {
+              setForgotOpen(false);
+              setPrefill(email);
+            }}
+          />
+        </Suspense>
+      ) : null}
     </AuthLayout>
   );
 }

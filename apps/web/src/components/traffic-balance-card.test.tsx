@@ -1,0 +1,36 @@
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import type { TrafficSummary } from '@/api/get-traffic';
+import { formatDateTime } from '@/lib/format';
+import { nextExpiringGrant, TrafficBalanceCard } from './traffic-balance-card';
+
+const grant = (id: number, expiresAt: string, bytes = 100, usedBytes = 0) => ({ id, orderNo: null, bytes, usedBytes, expiresAt, createdAt: '2026-01-01T00:00:00Z' });
+
+describe('nextExpiringGrant', () => {
+  it('is the grant with traffic left that expires first', () => {
+    const grants = [grant(1, '2026-03-01T00:00:00Z'), grant(2, '2026-02-01T00:00:00Z', 100, 100), grant(3, '2026-02-15T00:00:00Z')];
+    expect(nextExpiringGrant(grants)?.id).toBe(3);
+  });
+
+  it('is null when nothing is left', () => {
+    expect(nextExpiringGrant([grant(1, '2026-03-01T00:00:00Z', 5, 5)])).toBeNull();
+    expect(nextExpiringGrant([])).toBeNull();
+  });
+});
+
+describe('TrafficBalanceCard', () => {
+  it('lists the grants behind the balance: order (or bonus), size, what is left, expiry', () => {
+    const traffic = { balanceBytes: 150, usedBytes: 50, grants: [grant(1, '2026-03-01T00:00:00Z', 100, 40), { ...grant(2, '2026-02-01T00:00:00Z', 100, 120), orderNo: 'D1' }], series: [], byCountry: [], byAccount: [] };
+    render(
+      <MemoryRouter>
+        <TrafficBalanceCard traffic={traffic as unknown as TrafficSummary} loading={false} />
+      </MemoryRouter>,
+    );
+    const rows = screen.getAllByTestId('grant').map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent));
+    expect(rows).toEqual([
+      ['Bonus', '100 B', '60 B', formatDateTime('2026-03-01T00:00:00Z')],
+      ['D1', '100 B', '0 B', formatDateTime('2026-02-01T00:00:00Z')],
+    ]);
+  });
+});
