@@ -27,6 +27,7 @@ import { capConnectionsPerIp, logAcceptErrors, trustedPeers } from './connection
 import { frameworkErrors, registerErrorHandling } from './error-handler';
 import { healthRoutes } from './health-routes';
 import { loggerOptions } from './log-redaction';
+import { OneLinePerRequest } from './request-log';
 import { RATE_LIMITS, type RateLimitRules, registerRateLimits } from './rate-limits';
 import { langFromHeader, translator } from '../shared/i18n';
 import { timeRequests } from './request-timing';
@@ -56,6 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL, deps.logger),
+    logController: new OneLinePerRequest(),
     // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (off by default): per-IP limits,
     // lockout and login logs use request.ip, which a client must not be able to choose.
     // Fastify ignores a bare hop count (it cannot vouch for the peer), so a count becomes "the first N hops".
@@ -113,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const db = deps.db.db;
   // Background jobs, each run by one API process at a time (lib/jobs); modules add theirs.
   await app.register(jobsPlugin, { db, clock, runs: deps.metrics?.jobs });
-  const modules: ModuleDeps = { config, db, clock, mailer: deps.mailer, cutoffs: deps.cutoffs };
+  const modules: ModuleDeps = { config, db, storeVersion: deps.db.storeVersion, clock, mailer: deps.mailer, cutoffs: deps.cutoffs };
   // What modules put on the app itself (fastify-plugin), before any route: the export hooks and the
   // sessions the access guard needs, then the services other modules use (docs/architecture.md).
   await app.register(exportRequests, modules);

@@ -3,6 +3,7 @@ import type { UserRow } from '../../db/rows';
 import type { Database } from '../../db/schema';
 import { type Clock, DAY, MINUTE, addMs, iso } from '../../lib/clock';
 import { newToken, sha256 } from '../../lib/secrets';
+import { SessionCache } from './session-cache';
 import { SessionRepository } from './session-repository';
 
 const SESSION_TTL = 7 * DAY;
@@ -12,12 +13,16 @@ const TOUCH_EVERY = MINUTE;
 /** Opaque bearer tokens (docs/api.md#sign-in-and-roles): only their SHA-256 is stored, so a leaked table grants nothing. */
 export class SessionService {
   private readonly sessions: SessionRepository;
+  private readonly cache: SessionCache | null;
 
+  /** `storeVersion`: the store's change counter (db/database.ts); without one every request asks the store. */
   constructor(
     db: Kysely<Database>,
     private readonly clock: Clock,
+    storeVersion?: () => number,
   ) {
     this.sessions = new SessionRepository(db);
+    this.cache = storeVersion ? new SessionCache(storeVersion) : null;
   }
 
   async create(userId: number, meta: { ip: string | null; userAgent: string | null }, trx?: Transaction<Database>): Promise<string> {
@@ -40,15 +45,23 @@ export class SessionService {
 
   async authenticate(token: string): Promise<{ user: UserRow; sessionId: number } | null> {
     const now = this.clock.now();
-    const row = await this.sessions.findWithUser(sha256(token));
+    const tokenHash = sha256(token);
+    const readAt = this.cache?.current();
+    const hit = this.cache?.get(tokenHash);
+    if (hit && now.getTime() < hit.expiresAt && now.getTime() < hit.touchDueAt) return { user: hit.user, sessionId: hit.sessionId };
+
+    const row = await this.sessions.findWithUser(tokenHash);
     if (!row || row.session_expires_at <= iso(now)) return null;
-    const { session_id, session_seen_at, session_expires_at: _expires, ...user } = row;
+    const { session_id, session_seen_at, session_expires_at, ...user } = row;
     if (user.status !== 'active') return null;
-    const session = { id: session_id, last_seen_at: session_seen_at };
-    if (now.getTime() - Date.parse(session.last_seen_at) >= TOUCH_EVERY) {
-      await this.sessions.touch(session.id, iso(now), iso(addMs(now, SESSION_TTL)));
+    const touchDueAt = Date.parse(session_seen_at) + TOUCH_EVERY;
+    if (now.getTime() >= touchDueAt) {
+      await this.sessions.touch(session_id, iso(now), iso(addMs(now, SESSION_TTL)));
+    } else if (this.cache && readAt !== undefined) {
+      // Frozen: one object now serves many requests, and none may change it for the others.
+      this.cache.set(tokenHash, { user: Object.freeze(user), sessionId: session_id, expiresAt: Date.parse(session_expires_at), touchDueAt }, readAt);
     }
-    return { user, sessionId: session.id };
+    return { user, sessionId: session_id };
   }
 
   async revoke(sessionId: number): Promise<void> {
