@@ -13,7 +13,7 @@ export interface CachedSession {
 const MAX_ENTRIES = 10_000;
 
 /**
- * Signed-in requests answered from memory while the store has not changed (docs/api.md#sign-in-and-roles).
+ * Signed-in requests answered from memory while the store has not changed (docs/architecture.md#a-signed-in-requests-own-cost).
  * Every entry is dropped as soon as the store's version moves: any write by this process (a logout, a
  * password change, disabling a user) or any commit by another process sharing the store. So a revoked
  * token is refused by the very next request in every process, as without the cache. Only stores that can

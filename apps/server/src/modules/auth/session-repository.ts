@@ -8,7 +8,7 @@ type Trx = Transaction<Database>;
 export type SessionWithUser = UserRow & { session_id: number; session_seen_at: string; session_expires_at: string };
 
 export class SessionRepository {
-  /** Built once: building a query costs more than SQLite takes to run this one (docs/architecture.md). */
+  /** Built once: building a query costs more than SQLite takes to run this one (docs/architecture.md#a-signed-in-requests-own-cost). */
   private readonly findWithUserQuery: CompiledQuery<SessionWithUser>;
 
   constructor(private readonly db: Kysely<Database>) {
