@@ -2,11 +2,12 @@
  * API benchmark (`npm run bench:api`; not a test). The built server (`--role=api`, SQLite in a temporary
  * DATA_DIR, logging at its default level to /dev/null, as an operator runs it) beside a Fastify hello
  * world, each in its own process, loaded with autocannon from this one. Prints requests/s and latency
- * per route and the ratio to hello world that the target is stated in (GET /api/user ≥ 0.5×).
+ * per route, the server's CPU time per request (steadier than req/s on a busy machine) and the ratio to
+ * hello world that the target is stated in (GET /api/user ≥ 0.5× its req/s).
  */
 import autocannon from 'autocannon';
 import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,13 +31,24 @@ function waitForPort(child: ChildProcess): Promise<number> {
   });
 }
 
-async function startHello(): Promise<{ port: number; stop: () => void }> {
-  const child = fork(join(ROOT, 'bench', 'api-hello.ts'), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  pin(child.pid, '0');
-  return { port: await waitForPort(child), stop: () => child.kill() };
+/** CPU seconds (user + system) a process has used so far, from /proc; null where there is no /proc. */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, fields 14 and 15 of proc(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
 }
 
-async function startApi(port: number): Promise<{ stop: () => void; dir: string }> {
+async function startHello(): Promise<{ port: number; pid?: number; stop: () => void }> {
+  const child = fork(join(ROOT, 'bench', 'api-hello.ts'), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  pin(child.pid, '0');
+  return { port: await waitForPort(child), pid: child.pid, stop: () => child.kill() };
+}
+
+async function startApi(port: number): Promise<{ pid?: number; stop: () => void; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'resi-bench-api-'));
   const out = openSync('/dev/null', 'w');
   const child = spawn(process.execPath, [join(ROOT, 'apps/server/dist/main.js'), '--role=api'], {
@@ -48,7 +60,7 @@ async function startApi(port: number): Promise<{ stop: () => void; dir: string }
   child.once('exit', () => (exited = true));
   for (let i = 0; i < 200 && !exited; i++) {
     const up = await fetch(`http://127.0.0.1:${port}/api/site`).then((r) => r.ok, () => false);
-    if (up) return { stop: () => child.kill(), dir };
+    if (up) return { pid: child.pid, stop: () => child.kill(), dir };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill();
@@ -72,12 +84,17 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** The server's CPU time per answered request, in µs: what other processes on the machine barely change. */
+  cpuUs: number | null;
 }
 
-async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
+async function load(url: string, headers: Record<string, string>, serverPid: number | undefined): Promise<Figures> {
+  const before = cpuSeconds(serverPid);
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  const after = cpuSeconds(serverPid);
   const bad = r.non2xx + r.errors + r.timeouts;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: bad };
+  const cpuUs = before === null || after === null || r.requests.total === 0 ? null : ((after - before) * 1e6) / r.requests.total;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: bad, cpuUs };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -86,7 +103,8 @@ async function main(): Promise<void> {
   pin(process.pid, '1-' + (cpus().length - 1));
   spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const stops: (() => void)[] = [];
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  // BENCH_PORT: a free port of the caller's choosing, where several runs share one machine.
+  const port = Number(process.env.BENCH_PORT) || 20000 + Math.floor(Math.random() * 20000);
   const base = `http://127.0.0.1:${port}`;
   try {
     const hello = await startHello();
@@ -94,22 +112,26 @@ async function main(): Promise<void> {
     const api = await startApi(port);
     stops.push(api.stop, () => rmSync(api.dir, { recursive: true, force: true }));
     const auth = { authorization: `Bearer ${await adminToken(base)}` };
-    const targets: [string, string, Record<string, string>][] = [
-      ['Fastify hello world', `http://127.0.0.1:${hello.port}/hello`, {}],
-      ['GET /api/user (signed in)', `${base}/api/user`, auth],
-      ['GET /api/manage/order (admin list)', `${base}/api/manage/order?page=1&pageSize=20`, auth],
+    const targets: [string, string, Record<string, string>, number | undefined][] = [
+      ['Fastify hello world', `http://127.0.0.1:${hello.port}/hello`, {}, hello.pid],
+      ['GET /api/user (signed in)', `${base}/api/user`, auth, api.pid],
+      ['GET /api/manage/order (admin list)', `${base}/api/manage/order?page=1&pageSize=20`, auth, api.pid],
     ];
     const runs = new Map<string, Figures[]>(targets.map(([name]) => [name, []]));
     // Interleaved rounds: a slow moment of the machine hits every target alike.
-    for (let round = 0; round < ROUNDS; round++) for (const [name, url, headers] of targets) runs.get(name)!.push(await load(url, headers));
+    for (let round = 0; round < ROUNDS; round++) for (const [name, url, headers, pid] of targets) runs.get(name)!.push(await load(url, headers, pid));
     const rows = targets.map(([name]) => {
       const f = runs.get(name)!;
-      return { name, rps: median(f.map((x) => x.rps)), p50: median(f.map((x) => x.p50)), p99: median(f.map((x) => x.p99)), errors: f.reduce((s, x) => s + x.errors, 0) };
+      const cpu = f.map((x) => x.cpuUs).filter((x) => x !== null);
+      const cpuUs = cpu.length ? median(cpu) : null;
+      return { name, rps: median(f.map((x) => x.rps)), p50: median(f.map((x) => x.p50)), p99: median(f.map((x) => x.p99)), errors: f.reduce((s, x) => s + x.errors, 0), cpuUs };
     });
-    const floor = rows[0]!.rps;
-    console.log(`\n| target | req/s | p50 ms | p99 ms | non-2xx/errors | vs hello world |`);
-    console.log(`|---|---:|---:|---:|---:|---:|`);
-    for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${(r.rps / floor).toFixed(2)}× |`);
+    const floor = rows[0]!;
+    console.log(`\n| target | req/s | p50 ms | p99 ms | non-2xx/errors | server CPU µs/req | vs hello world (req/s) | hello world's CPU/req ÷ this |`);
+    console.log(`|---|---:|---:|---:|---:|---:|---:|---:|`);
+    const us = (x: number | null) => (x === null ? '—' : x.toFixed(0));
+    const cpuRatio = (x: number | null) => (x === null || floor.cpuUs === null ? '—' : `${(floor.cpuUs / x).toFixed(2)}×`);
+    for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${us(r.cpuUs)} | ${(r.rps / floor.rps).toFixed(2)}× | ${cpuRatio(r.cpuUs)} |`);
     console.log(`\n(${ROUNDS} interleaved rounds of ${DURATION_S} s, ${CONNECTIONS} connections, medians; ${cpus().length} CPUs, ${pinning ? 'servers on CPU 0, autocannon on the rest' : 'not pinned'}; target: GET /api/user ≥ 0.50× hello world)`);
   } finally {
     for (const stop of stops) stop();

@@ -65,24 +65,31 @@ export interface TestAppOptions {
   rateLimits?: RateLimitRules;
   /** The operators' metrics (as main.ts builds them with METRICS_PORT): request durations and job runs. */
   metrics?: Metrics;
+  /**
+   * A second API process on this app's store: its own store handle (for SQLite its own connection to the
+   * same file), the same data folder, secret and clock. Closing it leaves the store to its owner.
+   */
+  sameStoreAs?: TestApp;
 }
 
 export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'resi-test-'));
-  const pgDb = dialect === 'postgres' ? await createPgDatabase() : null;
+  const owner = opts.sameStoreAs;
+  const dataDir = owner?.config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'resi-test-'));
+  const pgDb = dialect === 'postgres' && !owner ? await createPgDatabase() : null;
+  const databaseUrl = owner?.config.DATABASE_URL ?? pgDb?.url;
   const config = loadConfig(
     {
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
       CAPTCHA_TEST_ANSWER: CAPTCHA,
       LOG_LEVEL: 'silent',
-      ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
     opts.webDist ?? null,
   );
   const db = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
-  const clock = new TestClock();
+  const clock = owner?.clock ?? new TestClock();
   const log = opts.log;
   // As in main.ts: the mailer logs through the app's logger.
   const mailLog = log ? ({ info: (o: object, m: string) => app?.log.info(o, m) } as never) : silentLog;
@@ -92,11 +99,12 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
     await app?.close();
     mailer.close();
     await db.db.destroy();
+    if (owner) return;
     await pgDb?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await migrateToLatest(db.db);
+    if (!owner) await migrateToLatest(db.db);
     const logger = log ? { level: 'trace', stream: { write: (line: string) => log(line) } } : false;
     app = await buildApp({ config, db, mailer, clock, logger, cutoffs: opts.cutoffs, rateLimits: opts.rateLimits ?? RAISED_RATE_LIMITS, metrics: opts.metrics });
     await opts.beforeReady?.(app);

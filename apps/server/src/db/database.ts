@@ -8,6 +8,12 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * A number that changes whenever a write may have reached the store since it was last read: one by this
+   * handle or one committed by any other connection or process. Undefined where the store cannot tell
+   * without a round trip (PostgreSQL). The session cache relies on it (modules/auth/session-cache.ts).
+   */
+  storeVersion?: () => number;
 }
 
 // BIGINT (int8) comes back from pg as a string by default; our counters fit in a JS number (2^53 bytes).
@@ -26,7 +32,42 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): D
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
+  const version = new StoreVersion(sqlite);
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, version) }) }),
+    dialect: 'sqlite',
+    storeVersion: () => version.read(),
+  };
+}
+
+/**
+ * SQLite's `PRAGMA data_version` changes when another connection (another process) has committed, but
+ * not for this connection's own writes: those are counted as they are run. Any statement that is not a
+ * plain read counts, transaction control included; triggers may write to other tables, so no statement
+ * is judged by the tables it names.
+ */
+class StoreVersion {
+  private readonly dataVersion: Sqlite.Statement<[], number>;
+  private seen: number;
+  private value = 0;
+
+  constructor(sqlite: Sqlite.Database) {
+    this.dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
+    this.seen = this.dataVersion.get()!;
+  }
+
+  written(): void {
+    this.value += 1;
+  }
+
+  read(): number {
+    const v = this.dataVersion.get()!;
+    if (v !== this.seen) {
+      this.seen = v;
+      this.value += 1;
+    }
+    return this.value;
+  }
 }
 
 /** Distinct SQL texts kept compiled; the app has a few hundred queries, `IN (…)` lists of many lengths aside. */
@@ -39,17 +80,23 @@ const STATEMENT_CACHE = 1000;
  * and SQLite recompiles a statement by itself after a schema change. `.stream()` (iterate) would hold a
  * statement busy: no query of ours streams.
  */
-function withStatementCache(sqlite: Sqlite.Database): SqliteDatabase {
+function withStatementCache(sqlite: Sqlite.Database, version: StoreVersion): SqliteDatabase {
   const cache = new Map<string, Sqlite.Statement>();
+  const prepared = (sql: string) => {
+    let stmt = cache.get(sql);
+    if (stmt) return stmt;
+    stmt = sqlite.prepare(sql);
+    // First in, first out: cheap, and the hot queries come straight back.
+    if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
+    cache.set(sql, stmt);
+    return stmt;
+  };
   return {
     close: () => sqlite.close(),
+    // The driver runs what it prepares at once, synchronously: counting here counts the write.
     prepare(sql: string) {
-      let stmt = cache.get(sql);
-      if (stmt) return stmt;
-      stmt = sqlite.prepare(sql);
-      // First in, first out: cheap, and the hot queries come straight back.
-      if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
-      cache.set(sql, stmt);
+      const stmt = prepared(sql);
+      if (!stmt.reader || !stmt.readonly) version.written();
       return stmt;
     },
   };

@@ -26,18 +26,24 @@ export const accessGuard = fp(
       }
     });
     app.decorateRequest('auth', null);
-    app.addHook('onRequest', async (request) => {
+    // A callback hook: a session the cache knows is checked without waiting for anything (http/app.ts).
+    app.addHook('onRequest', (request, _reply, done) => {
       const access = request.routeOptions.config?.access;
       // Unmatched URLs reach the not-found handler, which has no policy and exposes nothing.
-      if (!access || access === 'public') return;
-      const token = bearerToken(request);
+      if (!access || access === 'public') return done();
+      const admit = (auth: FastifyRequest['auth']) => {
+        if (!auth) return done(new AppError('UNAUTHENTICATED'));
+        request.auth = auth;
+        if (!canAccess(access, { role: auth.user.role, isDistributor: auth.user.is_distributor === 1 })) return done(new AppError('FORBIDDEN'));
+        done();
+      };
       // An export ticket may already have signed the request in (modules/exports): the same policy applies.
-      const auth = request.auth ?? (token ? await sessions.authenticate(token) : null);
-      if (!auth) throw new AppError('UNAUTHENTICATED');
-      request.auth = auth;
-      if (!canAccess(access, { role: auth.user.role, isDistributor: auth.user.is_distributor === 1 })) {
-        throw new AppError('FORBIDDEN');
-      }
+      if (request.auth) return admit(request.auth);
+      const token = bearerToken(request);
+      if (!token) return admit(null);
+      const known = sessions.remembered(token);
+      if (known) return admit(known);
+      sessions.authenticate(token).then(admit, done);
     });
   },
   { name: 'access-guard', dependencies: ['export-requests', 'auth-sessions'], decorators: { fastify: ['sessions'] } },

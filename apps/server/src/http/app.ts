@@ -1,6 +1,5 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from 'helmet';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
@@ -28,6 +27,8 @@ import { capConnectionsPerIp, logAcceptErrors, trustedPeers } from './connection
 import { frameworkErrors, registerErrorHandling } from './error-handler';
 import { healthRoutes } from './health-routes';
 import { loggerOptions } from './log-redaction';
+import { helmetHeaders } from './security-headers';
+import { OneLinePerRequest } from './request-log';
 import { RATE_LIMITS, type RateLimitRules, registerRateLimits } from './rate-limits';
 import { langFromHeader, translator } from '../shared/i18n';
 import { timeRequests } from './request-timing';
@@ -57,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL, deps.logger),
+    logController: new OneLinePerRequest(),
     // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (off by default): per-IP limits,
     // lockout and login logs use request.ip, which a client must not be able to choose.
     // Fastify ignores a bare hop count (it cannot vouch for the peer), so a count becomes "the first N hops".
@@ -79,15 +81,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorateRequest('lang', 'en');
   app.decorateRequest('t', null as never);
-  app.addHook('onRequest', async (request) => {
+  // Hooks that never wait take a callback: an async one costs a promise and a turn on every request.
+  app.addHook('onRequest', (request, _reply, done) => {
     request.lang = langFromHeader(request.headers['api-lang']);
     request.t = translator(request.lang);
+    done();
   });
   registerErrorHandling(app);
 
-  // helmet itself, built once: @fastify/helmet builds a new helmet middleware from its options on every
-  // request, which was 4 % of a signed-in GET /api/user. The headers are the same for every route.
-  const securityHeaders = helmet({
+  // helmet's headers, worked out once: they are the same for every answer, and running its middleware on
+  // every request (or @fastify/helmet, which also rebuilds it each time) was several % of a signed-in GET /api/user.
+  const securityHeaders = helmetHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -104,7 +108,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined)));
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
+  });
   await registerRateLimits(app, { rules: deps.rateLimits ?? RATE_LIMITS, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
   await app.register(swagger, {
     openapi: { info: { title: `${config.APP_NAME} API`, version: '1' }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
@@ -114,7 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const db = deps.db.db;
   // Background jobs, each run by one API process at a time (lib/jobs); modules add theirs.
   await app.register(jobsPlugin, { db, clock, runs: deps.metrics?.jobs });
-  const modules: ModuleDeps = { config, db, clock, mailer: deps.mailer, cutoffs: deps.cutoffs };
+  const modules: ModuleDeps = { config, db, storeVersion: deps.db.storeVersion, clock, mailer: deps.mailer, cutoffs: deps.cutoffs };
   // What modules put on the app itself (fastify-plugin), before any route: the export hooks and the
   // sessions the access guard needs, then the services other modules use (docs/architecture.md).
   await app.register(exportRequests, modules);

@@ -276,7 +276,7 @@ describe.each(DIALECTS)('HTTP conventions on %s', (dialect) => {
   });
 
   it('sets security headers on API answers and errors', async () => {
-    for (const url of ['/api/site', '/api/whatever']) {
+    for (const url of ['/api/site', '/api/whatever', '/api/user']) {
       const res = await t.app.inject({ method: 'GET', url });
       const csp = String(res.headers['content-security-policy']);
       expect(csp).toContain("default-src 'self'");

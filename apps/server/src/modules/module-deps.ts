@@ -12,6 +12,8 @@ import type { Mailer } from '../mail/mailer';
 export interface ModuleDeps {
   config: Config;
   db: Kysely<Database>;
+  /** The store's change counter where it has one (db/database.ts): what in-process caches of rows check. */
+  storeVersion?: () => number;
   clock: Clock;
   mailer: Mailer;
   /** Where proxy-account cut-offs are announced to the gateways (main.ts: in-process or Redis). */

@@ -18,8 +18,13 @@ void i18n.init({
 
 export const serverCatalogues = { en, 'zh-cn': zhCn, zh } as const;
 
+/** One per language, built on first use: every request takes one. */
+const translators = new Map<Lang, TFunction>();
+
 export function translator(lang: Lang): TFunction {
-  return i18n.getFixedT(lang);
+  let t = translators.get(lang);
+  if (!t) translators.set(lang, (t = i18n.getFixedT(lang)));
+  return t;
 }
 
 export function langFromHeader(header: string | string[] | undefined): Lang {

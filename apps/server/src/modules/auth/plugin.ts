@@ -18,8 +18,8 @@ declare module 'fastify' {
 
 /** The session service on the app itself, where the access guard finds it before any route is registered. */
 export const authSessions = fp<ModuleDeps>(
-  async (app, { db, clock }) => {
-    app.decorate('sessions', new SessionService(db, clock));
+  async (app, { db, clock, storeVersion }) => {
+    app.decorate('sessions', new SessionService(db, clock, storeVersion));
   },
   { name: 'auth-sessions' },
 );

@@ -37,9 +37,7 @@ export const fileStamp = (d: Date): string => d.toISOString().slice(0, 19).repla
  */
 export function registerExportRequests(app: FastifyInstance, tickets: ExportTicketService, clock: Clock, audit: AuditLogRepository): void {
   app.decorateRequest('csvExport', null);
-  app.addHook('onRequest', async (request) => {
-    const name = request.routeOptions.config?.export;
-    if (!name) return;
+  const signIn = async (request: FastifyRequest, name: string) => {
     const params = takeExportParams(request);
     if (request.method !== 'GET' || request.headers.authorization !== undefined || params.token === undefined) return;
     // A new tab sends no Api-Lang header: `lang` chooses the language of the file's headers and of any error.
@@ -51,22 +49,29 @@ export function registerExportRequests(app: FastifyInstance, tickets: ExportTick
     if (!user) throw new AppError('EXPORT_TICKET_INVALID');
     request.auth = { user, sessionId: null };
     request.csvExport = { name, filename: `${name}-${fileStamp(clock.now())}.csv` };
+  };
+  // Callback hooks, which on every other route return at once (http/app.ts says why).
+  app.addHook('onRequest', (request, _reply, done) => {
+    const name = request.routeOptions.config?.export;
+    if (!name) return done();
+    signIn(request, name).then(() => done(), done);
   });
 
   // A file of a whole list leaves with an audit row (who, which list, the filters, how many rows) or not
   // at all: onSend runs before the bytes go out, and a failed write turns the answer into an error.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const file = request.csvExport;
-    if (!file || file.rows === undefined || reply.statusCode !== 200 || !request.auth) return payload;
+    if (!file || file.rows === undefined || reply.statusCode !== 200 || !request.auth) return done(null, payload);
     // Paging is ignored by an export, so it is not a filter worth recording.
     const { page: _page, pageSize: _pageSize, ...filters } = (request.query ?? {}) as Record<string, unknown>;
-    await audit.write({
-      actorId: request.auth.user.id,
-      action: `export.${file.name}`,
-      target: `export:${file.name}`,
-      after: { filters, rows: file.rows, filename: file.filename },
-      ip: request.ip,
-    });
-    return payload;
+    audit
+      .write({
+        actorId: request.auth.user.id,
+        action: `export.${file.name}`,
+        target: `export:${file.name}`,
+        after: { filters, rows: file.rows, filename: file.filename },
+        ip: request.ip,
+      })
+      .then(() => done(null, payload), done);
   });
 }
