@@ -169,6 +169,8 @@ export type StaticProxyDto = z.infer<typeof staticProxyDto>;
 
 export const staticProxyQuery = pageQuery.extend({
   status: z.enum(STATIC_PROXY_STATUSES, { error: 'validation.staticStatus' }).optional(),
+  /** Only IPs not released that expire (or expired) within this many days from now: Account Home's reminder. */
+  expiringDays: z.coerce.number({ error: 'validation.expiringDays' }).int({ error: 'validation.expiringDays' }).min(1, { error: 'validation.expiringDays' }).max(90, { error: 'validation.expiringDays' }).optional(),
 });
 export type StaticProxyQuery = z.infer<typeof staticProxyQuery>;
 

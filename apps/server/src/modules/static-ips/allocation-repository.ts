@@ -59,12 +59,19 @@ export class StaticAllocationRepository {
       .select(['i.exit_ip', 'i.isp', 'r.country', 'r.city', 'a.username', 'a.password_sealed']);
   }
 
-  async pageForUser(userId: number, q: StaticProxyQuery): Promise<{ items: AllocationView[]; total: number }> {
+  /** `expiresBy`: only allocations not released whose expiry is before it. */
+  async pageForUser(userId: number, q: StaticProxyQuery, expiresBy?: string): Promise<{ items: AllocationView[]; total: number }> {
     let base = this.db.selectFrom('static_allocations as s').where('s.user_id', '=', userId);
-    if (q.status) base = base.where('s.status', '=', q.status);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     let rows = this.view().where('s.user_id', '=', userId);
-    if (q.status) rows = rows.where('s.status', '=', q.status);
+    if (q.status) {
+      base = base.where('s.status', '=', q.status);
+      rows = rows.where('s.status', '=', q.status);
+    }
+    if (expiresBy) {
+      base = base.where('s.status', '<>', 'released').where('s.expires_at', '<=', expiresBy);
+      rows = rows.where('s.status', '<>', 'released').where('s.expires_at', '<=', expiresBy);
+    }
+    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const items = await rows
       .orderBy('s.expires_at')
       .orderBy('s.id')

@@ -64,13 +64,19 @@ describe.each(DIALECTS)('the life of a static IP on %s', (dialect) => {
     expect((await rowOf(ip!)).status).toBe('allocated');
 
     // Expired again and not renewed: grace for STATIC_GRACE_DAYS, then released; the row rests, then is sold again.
-    await advance(30 * DAY + 1000, customer);
+    const expiring = (days: number) => call(t.app, 'GET', `/api/proxy/static?expiringDays=${days}`, { token: customer.token });
+    await advance(25 * DAY, customer);
+    expect((await expiring(3)).body.data.total).toBe(0);
+    expect((await expiring(7)).body.data.items.map((x: { id: number }) => x.id)).toEqual([a!.id]);
+    await advance(5 * DAY + 1000, customer);
     await lifecycle();
     expect((await mine(customer.token))[0]!.status).toBe('grace');
+    expect((await expiring(7)).body.data.total).toBe(1);
     await advance(t.config.STATIC_GRACE_DAYS * DAY, customer);
     await lifecycle();
     await lifecycle();
     expect((await mine(customer.token))[0]!.status).toBe('released');
+    expect((await expiring(7)).body.data.total).toBe(0);
     const row = await rowOf(ip!);
     expect(row.status).toBe('cooldown');
     expect(new Date(row.cooldownUntil!).getTime()).toBe(t.clock.now().getTime() + t.config.STATIC_COOLDOWN_DAYS * DAY);

@@ -25,7 +25,8 @@ export class StaticProxyViews {
   ) {}
 
   async page(userId: number, q: StaticProxyQuery): Promise<{ items: StaticProxyDto[]; total: number }> {
-    const { items, total } = await this.allocations.pageForUser(userId, q);
+    const expiresBy = q.expiringDays === undefined ? undefined : iso(addMs(this.clock.now(), q.expiringDays * DAY));
+    const { items, total } = await this.allocations.pageForUser(userId, q, expiresBy);
     return { items: await this.toDtos(items), total };
   }
 
