@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
 import { seedCatalogue, signInAgain, signedIn } from '../../../test/commerce';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { addressPool, importInventory } from '../../../test/static-kit';
 import { DAY } from '../../lib/clock';
 
 const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' };
@@ -22,13 +23,8 @@ describe.each(DIALECTS)('the life of a static IP on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  let nextIp = 1;
-  async function stockUp(n: number): Promise<string[]> {
-    const ips = Array.from({ length: n }, () => `198.51.100.${nextIp++}`);
-    const res = await call(t.app, 'POST', '/api/manage/static-inventory', { token: admin, body: { regionId, businessIds: [businessId], lines: ips.map((ip) => `${ip}:3128:up:pw`).join('\n') } });
-    expect(res.body).toMatchObject({ data: { created: n } });
-    return ips;
-  }
+  const addresses = addressPool('198.51.100');
+  const stockUp = (n: number) => importInventory(t, admin, { regionId, businessIds: [businessId], ips: addresses(n) });
   const lifecycle = () => t.app.jobs.tickNow('static_lifecycle');
   /** Moves the test clock, then signs the admin and `customer` in again: sessions do not live for weeks. */
   async function advance(ms: number, customer?: { user: { email: string }; token: string }) {

@@ -3,6 +3,7 @@ import { call } from '../../../test/auth-flows';
 import { seedCatalogue, signedIn } from '../../../test/commerce';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { text } from '../../../test/i18n';
+import { addressPool, importInventory } from '../../../test/static-kit';
 import { DAY } from '../../lib/clock';
 
 const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' };
@@ -21,14 +22,8 @@ describe.each(DIALECTS)('buying static IPs on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  /** Imports `n` fresh IPs into the first static region (serving every line); answers their addresses. */
-  let nextIp = 1;
-  async function stockUp(n: number): Promise<string[]> {
-    const ips = Array.from({ length: n }, () => `203.0.113.${nextIp++}`);
-    const res = await call(t.app, 'POST', '/api/manage/static-inventory', { token: admin, body: { regionId, lines: ips.map((ip) => `${ip}:3128:up:pw`).join('\n') } });
-    expect(res.body.data.created).toBe(n);
-    return ips;
-  }
+  const addresses = addressPool('203.0.113');
+  const stockUp = (n: number) => importInventory(t, admin, { regionId, ips: addresses(n) });
   const available = async () => {
     const regions = (await call(t.app, 'GET', '/api/static-region')).body.data.items as { id: number; stock: { businessId: number; available: number }[] }[];
     return regions.find((r) => r.id === regionId)!.stock.find((s) => s.businessId === businessId)?.available ?? 0;
