@@ -2,6 +2,7 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, Modal, Popconfirm, Space, Switch, Table, type TableColumnsType } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { QueryState } from '@/components/query-state';
 import { notify } from '@/lib/notify';
 import type { CatalogueBody, CatalogueDto, CatalogueResource } from '../api/catalogue-types';
 import { useDeleteCatalogueItem } from '../api/delete-catalogue-item';
@@ -106,14 +107,18 @@ export function CatalogueCrud<R extends CatalogueResource, V extends object>(pro
           {texts.add}
         </Button>
       </div>
-      <Table<CatalogueDto<R>>
-        rowKey={(dto) => (dto as WithId).id}
-        loading={list.isFetching}
-        dataSource={list.data ?? []}
-        columns={allColumns}
-        scroll={{ x: 900 }}
-        pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => t('commerce.total', { total }) }}
-      />
+      <QueryState query={list} rows={6}>
+        {(items) => (
+          <Table<CatalogueDto<R>>
+            rowKey={(dto) => (dto as WithId).id}
+            loading={list.isFetching}
+            dataSource={items}
+            columns={allColumns}
+            scroll={{ x: 'max-content' }}
+            pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => t('commerce.total', { total }) }}
+          />
+        )}
+      </QueryState>
       <Modal
         open={editing !== null}
         title={editing?.id === null ? texts.create : texts.edit}

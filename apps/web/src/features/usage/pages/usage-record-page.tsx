@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useProxyAccounts } from '@/api/get-proxy-accounts';
 import { useRegions } from '@/api/get-regions';
 import { usePagedQuery } from '@/components/paged-table';
+import { combineQueries, QueryError } from '@/components/query-state';
 import { useExportUsageRecord } from '../api/export-usage-record';
 import { usageRecordQueryOptions } from '../api/get-usage-record';
 import { UsageRecordFilters, type UsageFilters } from '../components/usage-record-filters';
@@ -25,6 +26,7 @@ export default function UsageRecordPage() {
   const selection = { granularity: filters.granularity, from, to, accountId: filters.accountId, country: filters.country };
   const paged = usePagedQuery(usageRecordQueryOptions, selection);
   const usage = paged.query;
+  const choices = combineQueries([accounts, regions]);
   const countries = useMemo(() => [...new Set((regions.data ?? []).map((r) => r.country))], [regions.data]);
 
   const filter = (patch: Partial<UsageFilters>) => setFilters((f) => ({ ...f, ...patch }));
@@ -34,6 +36,7 @@ export default function UsageRecordPage() {
       <div className="table-toolbar">
         <UsageRecordFilters value={filters} onChange={filter} accounts={accounts.data ?? []} countries={countries} />
       </div>
+      {choices.isError ? <QueryError query={choices} title={t('usage.filtersFailed')} /> : null}
       <div className="table-toolbar">
         <span className="muted usage-record-note">{t('usage.utcNote', { days: USAGE_RECORD_MAX_DAYS })}</span>
         <Space wrap>
