@@ -1,6 +1,6 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister } from './helpers';
+import { apiLogin, apiRegister, keepScreenshot } from './helpers';
 
 // Loading, empty and error are three states (docs/console.md#loading-empty-and-error): with the real server
 // behind it, a request the browser is made to fail shows the inline error and its Retry, never an empty or
@@ -38,6 +38,7 @@ test('Account Home with its data failing shows the error and Retry, not "0 B"; R
   await expect(page.getByTestId('home-orders').getByTestId('query-error')).toBeVisible();
   await expect(page.getByTestId('balance-value')).toHaveCount(0);
   await expect(page.getByTestId('home-orders')).not.toContainText('No orders yet');
+  await keepScreenshot(page, 'load-error-center');
 
   await outage.restore();
   const recovered = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/traffic' && res.status() === 200);
@@ -59,6 +60,7 @@ test('Get Proxy with its accounts and gateway failing says so; after Retry it te
   await expect(page.getByTestId('proxy-endpoint').getByTestId('query-error')).toContainText('The gateway address could not be loaded.');
   await expect(page.getByTestId('no-accounts')).toHaveCount(0);
   await expect(page.getByTestId('proxy-endpoint').locator('.ant-skeleton')).toHaveCount(0);
+  await keepScreenshot(page, 'load-error-proxy');
 
   await outage.restore();
   await page.getByTestId('proxy-endpoint').getByTestId('query-retry').click();

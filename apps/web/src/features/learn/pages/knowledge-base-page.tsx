@@ -11,6 +11,8 @@ export default function KnowledgeBasePage() {
   const { t } = useTranslation();
   const site = useSite();
   const endpoint = useProxyEndpoint();
+  // Read here, not only inside `render`: the query re-renders this page for the properties read while rendering.
+  const gateway = endpoint.data;
   return (
     <>
       {/* The articles still read well with placeholder names; the reader is told why they see them. */}
@@ -18,7 +20,7 @@ export default function KnowledgeBasePage() {
       <ArticleLibrary
         name="knowledge"
         catalogue={knowledgeBase}
-        render={(article) => fillPlaceholders(article.body, endpoint.data)}
+        render={(article) => fillPlaceholders(article.body, gateway)}
         external={{ url: site.links.knowledgeBase, description: t('learn.external.knowledgeBase') }}
       />
     </>
