@@ -1,6 +1,6 @@
-import type { MyOrderQuery, OrderDto } from '@resi/contract';
+import type { MyOrderQuery, OrderDto, Page } from '@resi/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, type Page } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type MyOrderFilters = Partial<MyOrderQuery>;
 

@@ -1,6 +1,6 @@
-import type { SendMailCodeBody } from '@resi/contract';
+import type { SendMailCodeBody, Envelope } from '@resi/contract';
 import { useMutation } from '@tanstack/react-query';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** POST /api/send-mail-code → `{data:{resendAfter}, message}`. */
 export function sendMailCode(body: SendMailCodeBody): Promise<Envelope<{ resendAfter: number }>> {

@@ -24,7 +24,9 @@ describe('TrafficBalanceCard', () => {
     const traffic = { balanceBytes: 150, usedBytes: 50, grants: [grant(1, '2026-03-01T00:00:00Z', 100, 40), { ...grant(2, '2026-02-01T00:00:00Z', 100, 120), orderNo: 'D1' }], series: [], byCountry: [], byAccount: [] };
     render(
       <MemoryRouter>
-        <TrafficBalanceCard traffic={traffic as unknown as TrafficSummary} loading={false} />
+        <TrafficBalanceCard
+          traffic={{ data: traffic as unknown as TrafficSummary, isPending: false, isError: false, error: null, isFetching: false, refetch: () => undefined }}
+        />
       </MemoryRouter>,
     );
     const rows = screen.getAllByTestId('grant').map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent));

@@ -1,10 +1,11 @@
 import { ClockCircleOutlined, DashboardOutlined, HistoryOutlined, WalletOutlined } from '@ant-design/icons';
 import { normalizeLang } from '@resi/contract';
-import { Button, Card, Col, Row, Skeleton, Statistic } from 'antd';
+import { Button, Card, Col, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatBytes, formatDateTime } from '@/lib/format';
 import type { TrafficSummary } from '@/api/get-traffic';
+import { QueryState, type QueryLike } from './query-state';
 
 type Grant = TrafficSummary['grants'][number];
 
@@ -14,10 +15,8 @@ export function nextExpiringGrant(grants: readonly Grant[]): Grant | null {
 }
 
 /** Traffic balance, bytes used, what expires next, and the grants behind the balance. */
-export function TrafficBalanceCard({ traffic, loading }: { traffic: TrafficSummary | undefined; loading: boolean }) {
-  const { t, i18n } = useTranslation();
-  const lang = normalizeLang(i18n.language);
-  const next = traffic ? nextExpiringGrant(traffic.grants) : null;
+export function TrafficBalanceCard({ traffic }: { traffic: QueryLike<TrafficSummary> }) {
+  const { t } = useTranslation();
   return (
     <Card
       variant="borderless"
@@ -32,36 +31,43 @@ export function TrafficBalanceCard({ traffic, loading }: { traffic: TrafficSumma
       }
       data-testid="traffic-balance"
     >
-      {loading && !traffic ? (
-        <Skeleton active paragraph={{ rows: 2 }} />
-      ) : (
-        <>
-          <Row gutter={[24, 16]}>
-            <Col xs={24} md={8}>
-              <Statistic
-                title={t('traffic.balance.balance')}
-                value={formatBytes(traffic?.balanceBytes ?? 0, lang)}
-                prefix={<WalletOutlined />}
-                className="balance-card__main"
-                data-testid="balance-value"
-              />
-            </Col>
-            <Col xs={12} md={8}>
-              <Statistic title={t('traffic.balance.used')} value={formatBytes(traffic?.usedBytes ?? 0, lang)} prefix={<DashboardOutlined />} />
-            </Col>
-            <Col xs={12} md={8}>
-              <Statistic
-                title={t('traffic.balance.nextExpiry')}
-                value={next ? (formatDateTime(next.expiresAt) ?? '') : t('traffic.balance.noExpiry')}
-                prefix={<ClockCircleOutlined />}
-                className="balance-card__expiry"
-              />
-            </Col>
-          </Row>
-          {traffic && traffic.grants.length > 0 ? <GrantsTable grants={traffic.grants} /> : null}
-        </>
-      )}
+      <QueryState query={traffic} rows={2}>
+        {(summary) => <Balance traffic={summary} />}
+      </QueryState>
     </Card>
+  );
+}
+
+function Balance({ traffic }: { traffic: TrafficSummary }) {
+  const { t, i18n } = useTranslation();
+  const lang = normalizeLang(i18n.language);
+  const next = nextExpiringGrant(traffic.grants);
+  return (
+    <>
+      <Row gutter={[24, 16]}>
+        <Col xs={24} md={8}>
+          <Statistic
+            title={t('traffic.balance.balance')}
+            value={formatBytes(traffic.balanceBytes, lang)}
+            prefix={<WalletOutlined />}
+            className="balance-card__main"
+            data-testid="balance-value"
+          />
+        </Col>
+        <Col xs={12} md={8}>
+          <Statistic title={t('traffic.balance.used')} value={formatBytes(traffic.usedBytes, lang)} prefix={<DashboardOutlined />} />
+        </Col>
+        <Col xs={12} md={8}>
+          <Statistic
+            title={t('traffic.balance.nextExpiry')}
+            value={next ? (formatDateTime(next.expiresAt) ?? '') : t('traffic.balance.noExpiry')}
+            prefix={<ClockCircleOutlined />}
+            className="balance-card__expiry"
+          />
+        </Col>
+      </Row>
+      {traffic.grants.length > 0 ? <GrantsTable grants={traffic.grants} /> : null}
+    </>
   );
 }
 

@@ -1,3 +1,4 @@
+import type { Envelope } from '@resi/contract';
 import {
   API_PREFIX,
   BASE_PATH,
@@ -17,21 +18,6 @@ import { storage } from './storage';
  * anything else rejected with the body's `message`/`errmsg`, 401 → login page after 400 ms.
  * Screens never parse errors: they show `error.message`.
  */
-
-/** Success body (docs/api.md#requests-and-responses). Login and register add `token` at the top level. */
-export interface Envelope<T> {
-  data: T;
-  message?: string;
-  token?: string;
-}
-
-/** A page of a list (docs/api.md#lists-and-paging). */
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';

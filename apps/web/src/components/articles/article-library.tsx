@@ -1,10 +1,11 @@
-import { Card, Skeleton } from 'antd';
+import { Card } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { Article, ArticleCatalogue } from '@/lib/article-catalogue';
 import { ArticleList } from './article-list';
 import { ArticleNotFound } from './article-not-found';
 import { ArticleView } from './article-view';
-import { ArticlesFailed } from './articles-failed';
+import { QueryState } from '../query-state';
 import { ExternalLinkCard } from './external-link-card';
 import { useArticles } from './use-articles';
 
@@ -25,22 +26,25 @@ interface Props {
  * is not in the catalogue.
  */
 export function ArticleLibrary({ name, catalogue, dated = false, render = (a) => a.body, external }: Props) {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const slug = params.get('article');
   const articles = useArticles(name, catalogue);
 
   let main;
   if (slug !== null && !catalogue.has(slug)) main = <ArticleNotFound slug={slug} />;
-  else if (articles.isError) main = <ArticlesFailed onRetry={() => void articles.refetch()} />;
-  else if (!articles.data) {
-    main = (
-      <Card variant="borderless" className="surface-card">
-        <Skeleton active paragraph={{ rows: 6 }} />
-      </Card>
-    );
-  } else {
+  else if (articles.data && !articles.isError) {
     const article = slug === null ? undefined : articles.data.find((a) => a.slug === slug);
     main = article ? <ArticleView article={article} body={render(article)} showDate={dated} /> : <ArticleList articles={articles.data} showDates={dated} />;
+  } else {
+    // Loading or failed: the shared states, in a card like the list's.
+    main = (
+      <Card variant="borderless" className="surface-card">
+        <QueryState query={articles} rows={6} errorTitle={t('articles.failed')}>
+          {() => null}
+        </QueryState>
+      </Card>
+    );
   }
 
   return (

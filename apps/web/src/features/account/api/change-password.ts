@@ -1,6 +1,6 @@
-import type { ChangePassBody } from '@resi/contract';
+import type { ChangePassBody, Envelope } from '@resi/contract';
 import { useMutation } from '@tanstack/react-query';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** POST /api/user/change-pass `{oldPassword, newPassword, code}`; the server then signs out other sessions. */
 export function changePassword(body: ChangePassBody): Promise<Envelope<null>> {

@@ -1,6 +1,6 @@
-import type { AdminUserDto } from '@resi/contract';
+import type { AdminUserDto, Page } from '@resi/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, type Page } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** GET /api/manage/user?email= : users whose email matches, for picking one by email. */
 export async function findUsers(email: string): Promise<Page<AdminUserDto>> {

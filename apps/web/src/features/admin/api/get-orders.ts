@@ -1,6 +1,6 @@
-import type { AdminOrderDto, ManageOrderQuery } from '@resi/contract';
+import type { AdminOrderDto, ManageOrderQuery, Page } from '@resi/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, type Page } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type OrderFilters = Partial<ManageOrderQuery>;
 

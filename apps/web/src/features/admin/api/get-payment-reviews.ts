@@ -1,6 +1,6 @@
-import type { PaymentReviewDto } from '@resi/contract';
+import type { PaymentReviewDto, Page } from '@resi/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, type Page } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export interface ReviewQuery {
   page: number;

@@ -1,6 +1,6 @@
-import type { AdminOrderDto, RechargeBody } from '@resi/contract';
+import type { AdminOrderDto, RechargeBody, Envelope } from '@resi/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { manageOrdersKey } from './get-orders';
 
 /** POST /api/manage/recharge `{userId, bytes, validityDays, note}` → the paid manual-recharge order. */

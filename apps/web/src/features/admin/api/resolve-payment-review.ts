@@ -1,6 +1,6 @@
-import type { PaymentReviewDto } from '@resi/contract';
+import type { PaymentReviewDto, Envelope } from '@resi/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { paymentReviewsKey } from './get-payment-reviews';
 
 /** POST /api/manage/payment-review/resolve `{id}`: the admin has dealt with an unmatched payment. */

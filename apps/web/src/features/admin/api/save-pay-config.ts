@@ -1,6 +1,6 @@
-import type { PayConfigBody, PayConfigDto } from '@resi/contract';
+import type { PayConfigBody, PayConfigDto, Envelope } from '@resi/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { payConfigKey } from './get-pay-config';
 
 /** POST /api/manage/pay-config: one method's switch, settings and secret changes → the method as saved (masked). */

@@ -1,6 +1,6 @@
-import type { AdminOrderDto } from '@resi/contract';
+import type { AdminOrderDto, Envelope } from '@resi/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { manageOrdersKey } from './get-orders';
 
 /** POST /api/manage/order-verify `{orderNo}`: marks a pending order paid by hand, crediting what it bought. */

@@ -9,7 +9,7 @@ import {
   type OrderStatus,
   type PayMethod,
 } from '@resi/contract';
-import { Button, DatePicker, Descriptions, Form, Input, Modal, Select, Space, Table } from 'antd';
+import { Button, DatePicker, Descriptions, Form, Input, Modal, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,13 +17,14 @@ import { CopyableCode } from '@/components/copyable-code';
 import { OrderItems } from '@/components/order-items';
 import { OrderStatusTag } from '@/components/order-status-tag';
 import { OrderTimes } from '@/components/order-times';
-import { PayMethodLabel } from '@/components/pay-method-label';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { useActionsPin } from '@/hooks/use-actions-pin';
+import { PayMethodLabel } from '@/components/pay-method-label';
 import { dateRangeQuery, formatDateTime, formatMoney } from '@/lib/format';
 import { optionalText } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useExportOrders } from '../api/export-orders';
-import { useOrders, type OrderFilters } from '../api/get-orders';
+import { ordersQueryOptions, type OrderFilters } from '../api/get-orders';
 import { useVerifyOrder } from '../api/verify-order';
 import { RechargeModal } from './recharge-modal';
 
@@ -58,19 +59,15 @@ export function OrderDesk() {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const [modal, modalHolder] = Modal.useModal();
+  const actionsPin = useActionsPin();
   const [form] = Form.useForm<FilterValues>();
   const [filters, setFilters] = useState<OrderFilters>({});
-  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
   const [recharging, setRecharging] = useState(false);
-  const actionsPin = useActionsPin();
-  const orders = useOrders({ ...filters, ...paging });
+  const paged = usePagedQuery(ordersQueryOptions, filters);
   const verify = useVerifyOrder();
   const exporter = useExportOrders();
 
-  const apply = (values: FilterValues) => {
-    setFilters(orderFilters(values));
-    setPaging({ ...paging, page: 1 });
-  };
+  const apply = (values: FilterValues) => setFilters(orderFilters(values));
 
   const confirmVerify = (order: AdminOrderDto) => {
     modal.confirm({
@@ -149,19 +146,10 @@ export function OrderDesk() {
           </Button>
         </Space>
       </div>
-      <Table<AdminOrderDto>
+      <PagedTable<AdminOrderDto>
+        paged={paged}
         rowKey="orderNo"
-        loading={orders.isFetching}
-        dataSource={orders.data?.items ?? []}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: orders.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('commerce.total', { total }),
-        }}
-        onChange={(p) => setPaging({ page: p.current ?? 1, pageSize: p.pageSize ?? paging.pageSize })}
+        emptyText={t('admin.orders.empty')}
         expandable={{
           expandedRowRender: (order) => (
             <Descriptions

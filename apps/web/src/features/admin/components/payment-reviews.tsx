@@ -1,23 +1,24 @@
 import { CheckOutlined } from '@ant-design/icons';
 import type { PaymentReviewDto } from '@resi/contract';
-import { Button, Modal, Segmented, Table, Tag, Typography } from 'antd';
+import { Button, Modal, Segmented, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyableCode } from '@/components/copyable-code';
-import { PayMethodLabel } from '@/components/pay-method-label';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { useActionsPin } from '@/hooks/use-actions-pin';
+import { PayMethodLabel } from '@/components/pay-method-label';
 import { formatDateTime } from '@/lib/format';
 import { notify } from '@/lib/notify';
-import { usePaymentReviews, type ReviewQuery } from '../api/get-payment-reviews';
+import { paymentReviewsQueryOptions, type ReviewQuery } from '../api/get-payment-reviews';
 import { useResolvePaymentReview } from '../api/resolve-payment-review';
 
 /** Payments that arrived but matched no open order (wrong amount, late, unknown order): the admin decides. */
 export function PaymentReviews() {
   const { t } = useTranslation();
   const [modal, modalHolder] = Modal.useModal();
-  const [query, setQuery] = useState<ReviewQuery>({ page: 1, pageSize: 20, status: 'open' });
   const actionsPin = useActionsPin();
-  const reviews = usePaymentReviews(query);
+  const [status, setStatus] = useState<ReviewQuery['status']>('open');
+  const paged = usePagedQuery(paymentReviewsQueryOptions, { status });
   const resolve = useResolvePaymentReview();
 
   const confirmResolve = (row: PaymentReviewDto) => {
@@ -40,28 +41,18 @@ export function PaymentReviews() {
       <Typography.Paragraph type="secondary">{t('admin.reviews.lead')}</Typography.Paragraph>
       <div className="table-toolbar">
         <Segmented<ReviewQuery['status']>
-          value={query.status}
-          onChange={(status) => setQuery({ ...query, status, page: 1 })}
+          value={status}
+          onChange={setStatus}
           options={[
             { value: 'open', label: t('admin.reviews.status.open') },
             { value: 'resolved', label: t('admin.reviews.status.resolved') },
           ]}
         />
       </div>
-      <Table<PaymentReviewDto>
+      <PagedTable<PaymentReviewDto>
+        paged={paged}
         rowKey="id"
-        loading={reviews.isFetching}
-        dataSource={reviews.data?.items ?? []}
-        scroll={{ x: 1000 }}
-        locale={{ emptyText: t('admin.reviews.empty') }}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: reviews.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('commerce.total', { total }),
-        }}
-        onChange={(p) => setQuery({ ...query, page: p.current ?? 1, pageSize: p.pageSize ?? query.pageSize })}
+        emptyText={t('admin.reviews.empty')}
         columns={[
           { title: t('admin.reviews.columns.receivedAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
           { title: t('admin.reviews.columns.provider'), dataIndex: 'provider', render: (m: PaymentReviewDto['provider']) => <PayMethodLabel method={m} /> },

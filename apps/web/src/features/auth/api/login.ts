@@ -1,6 +1,6 @@
-import type { LoginBody, UserDto } from '@resi/contract';
+import type { LoginBody, UserDto, Envelope } from '@resi/contract';
 import { useMutation } from '@tanstack/react-query';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** POST /api/login → `{data: user, token, message}`. */
 export function login(body: LoginBody): Promise<Envelope<UserDto>> {

@@ -1,6 +1,6 @@
-import type { RegisterBody, UserDto } from '@resi/contract';
+import type { RegisterBody, UserDto, Envelope } from '@resi/contract';
 import { useMutation } from '@tanstack/react-query';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** POST /api/register → `{data: user, token, message}`. */
 export function register(body: RegisterBody): Promise<Envelope<UserDto>> {

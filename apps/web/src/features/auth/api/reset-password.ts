@@ -1,6 +1,6 @@
-import type { ResetPassBody } from '@resi/contract';
+import type { ResetPassBody, Envelope } from '@resi/contract';
 import { useMutation } from '@tanstack/react-query';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** POST /api/reset-pass `{email, code, newPassword}` (code mailed with purpose `reset`). */
 export function resetPassword(body: ResetPassBody): Promise<Envelope<null>> {

@@ -1,9 +1,8 @@
-import type { UserDto } from '@resi/contract';
+import type { Envelope, UserDto } from '@resi/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { rememberUser } from '@/api/get-current-user';
-import type { Envelope } from '@/lib/api-client';
 import { HOME_PATH } from '@/lib/constants';
 import { RETURN_PARAM, returnPath } from '@/lib/navigation';
 import { notify } from '@/lib/notify';

@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { QueryLike } from '@/components/query-state';
 import { browser } from '@/lib/api-client';
 import { BYTES_PER_GB } from '@/lib/format';
 import { createQueryClient } from '@/lib/query-client';
@@ -42,12 +43,15 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+/** The pay-methods query as it stands once GET /api/pay/methods has answered with `methods`. */
+const loaded = (methods: PayMethod[]): QueryLike<PayMethod[]> => ({ data: methods, isPending: false, isError: false, error: null, isFetching: false, refetch: () => undefined });
+
 function open(methods: PayMethod[], events: Partial<CheckoutEvents> = {}) {
   const all: CheckoutEvents = { onMethod: vi.fn(), onPaid: vi.fn(), onClose: vi.fn(), ...events };
   render(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter>
-        <CheckoutModal pkg={pkg} methods={methods} methodsLoading={false} events={all} />
+        <CheckoutModal pkg={pkg} methods={loaded(methods)} events={all} />
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -76,7 +80,7 @@ describe('CheckoutModal', () => {
     const modal = (methods: PayMethod[]) => (
       <QueryClientProvider client={client}>
         <MemoryRouter>
-          <CheckoutModal pkg={pkg} methods={methods} methodsLoading={false} events={events} />
+          <CheckoutModal pkg={pkg} methods={loaded(methods)} events={events} />
         </MemoryRouter>
       </QueryClientProvider>
     );

@@ -1,12 +1,13 @@
 import { LockOutlined } from '@ant-design/icons';
 import { normalizeLang, type OrderDto, type PackageDto, type PayMethod } from '@resi/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Modal, Steps, Typography } from 'antd';
+import { Alert, Button, Modal, Skeleton, Steps, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrderStatus } from '@/api/check-order';
 import { useSite } from '@/api/get-site';
 import { PaymentStep } from '@/components/payment/payment-step';
+import { QueryError, type QueryLike } from '@/components/query-state';
 import { browser } from '@/lib/api-client';
 import { formatBytes, formatMoney, localizedName } from '@/lib/format';
 import { useBuyDynamic, type Purchase } from '../api/buy-dynamic';
@@ -23,7 +24,7 @@ export interface CheckoutEvents {
  * Checkout of one package: choose how to pay → pay (the server's payment instruction, polled every 3 s)
  * → done. A new order is made on "Pay"; "start again" after expiry or cancellation goes back to step one.
  */
-export function CheckoutModal({ pkg, methods, methodsLoading, events }: { pkg: PackageDto | null; methods: readonly PayMethod[]; methodsLoading: boolean; events: CheckoutEvents }) {
+export function CheckoutModal({ pkg, methods, events }: { pkg: PackageDto | null; methods: QueryLike<readonly PayMethod[]>; events: CheckoutEvents }) {
   const { t } = useTranslation();
   return (
     <Modal
@@ -37,7 +38,7 @@ export function CheckoutModal({ pkg, methods, methodsLoading, events }: { pkg: P
       className="checkout-modal"
       data-testid="checkout"
     >
-      {pkg ? <Checkout pkg={pkg} methods={methods} methodsLoading={methodsLoading} events={events} /> : null}
+      {pkg ? <Checkout pkg={pkg} methods={methods} events={events} /> : null}
     </Modal>
   );
 }
@@ -55,22 +56,20 @@ function CheckoutSteps({ current, failed = false }: { current: number; failed?: 
   );
 }
 
-function Checkout({ pkg, methods, methodsLoading, events }: { pkg: PackageDto; methods: readonly PayMethod[]; methodsLoading: boolean; events: CheckoutEvents }) {
+function Checkout({ pkg, methods, events }: { pkg: PackageDto; methods: QueryLike<readonly PayMethod[]>; events: CheckoutEvents }) {
   const [purchase, setPurchase] = useState<Purchase | null>(null);
   if (purchase) return <CheckoutPayment purchase={purchase} events={events} onRestart={() => setPurchase(null)} />;
-  return <CheckoutMethod pkg={pkg} methods={methods} methodsLoading={methodsLoading} events={events} onBought={setPurchase} />;
+  return <CheckoutMethod pkg={pkg} methods={methods} events={events} onBought={setPurchase} />;
 }
 
 function CheckoutMethod({
   pkg,
-  methods,
-  methodsLoading,
+  methods: methodsQuery,
   events,
   onBought,
 }: {
   pkg: PackageDto;
-  methods: readonly PayMethod[];
-  methodsLoading: boolean;
+  methods: QueryLike<readonly PayMethod[]>;
   events: CheckoutEvents;
   onBought: (purchase: Purchase) => void;
 }) {
@@ -79,6 +78,8 @@ function CheckoutMethod({
   const site = useSite();
   const buy = useBuyDynamic();
   const [picked, setPicked] = useState<PayMethod | undefined>(undefined);
+  // A failed list offers nothing to pay with (and says why); it is not "no method enabled".
+  const methods = methodsQuery.isError ? [] : (methodsQuery.data ?? []);
   // The first offered method is preselected; a pick survives the list reloading.
   const method = picked && methods.includes(picked) ? picked : methods[0];
   // And so does the preselection: a method enabled meanwhile may come first in the reloaded list, and
@@ -122,9 +123,13 @@ function CheckoutMethod({
       <Typography.Title level={5} className="checkout__section-title">
         {t('buy.checkout.chooseMethod')}
       </Typography.Title>
-      {methods.length > 0 ? (
+      {methodsQuery.isError ? (
+        <QueryError query={methodsQuery} title={t('buy.checkout.methodsFailed')} />
+      ) : methods.length > 0 ? (
         <PayMethodPicker methods={methods} value={method} onChange={choose} />
-      ) : methodsLoading ? null : (
+      ) : methodsQuery.isPending ? (
+        <Skeleton active paragraph={{ rows: 2 }} />
+      ) : (
         <Alert
           type="warning"
           showIcon

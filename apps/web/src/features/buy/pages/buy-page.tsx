@@ -1,9 +1,10 @@
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import type { PackageDto, PayMethod } from '@resi/contract';
-import { Card, Col, Empty, Row, Skeleton, Space } from 'antd';
+import { Card, Col, Empty, Row, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PayMethodLabel } from '@/components/pay-method-label';
+import { QueryState } from '@/components/query-state';
 import { useGoods } from '../api/get-goods';
 import { usePayMethods } from '../api/get-pay-methods';
 import { useTraffic } from '@/api/get-traffic';
@@ -38,14 +39,13 @@ export default function BuyPage() {
     setCheckout(pkg);
   };
 
-  const packages = goods.data?.packages ?? [];
   const offered = methods.data ?? [];
 
   return (
     <>
       <Row gutter={[20, 20]}>
         <Col span={24}>
-          <TrafficBalanceCard traffic={traffic.data} loading={traffic.isPending} />
+          <TrafficBalanceCard traffic={traffic} />
         </Col>
         <Col span={24}>
           <Card
@@ -66,21 +66,23 @@ export default function BuyPage() {
             }
           >
             <p className="muted packages-lead">{t('buy.packages.lead')}</p>
-            {goods.isPending ? (
-              <Skeleton active paragraph={{ rows: 6 }} />
-            ) : packages.length === 0 ? (
-              <Empty description={t('buy.packages.empty')} />
-            ) : (
-              <div className="package-grid" data-testid="packages">
-                {packages.map((pkg) => (
-                  <PackageCard key={pkg.id} pkg={pkg} onBuy={open} />
-                ))}
-              </div>
-            )}
+            <QueryState query={goods} rows={6} errorTitle={t('buy.packages.failed')}>
+              {({ packages }) =>
+                packages.length === 0 ? (
+                  <Empty description={t('buy.packages.empty')} />
+                ) : (
+                  <div className="package-grid" data-testid="packages">
+                    {packages.map((pkg) => (
+                      <PackageCard key={pkg.id} pkg={pkg} onBuy={open} />
+                    ))}
+                  </div>
+                )
+              }
+            </QueryState>
           </Card>
         </Col>
       </Row>
-      <CheckoutModal pkg={checkout} methods={offered} methodsLoading={methods.isPending} events={events} />
+      <CheckoutModal pkg={checkout} methods={methods} events={events} />
     </>
   );
 }

@@ -1,5 +1,6 @@
+import type { Envelope } from '@resi/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { catalogueKey, type CatalogueResource } from './catalogue-types';
 
 /** DELETE /api/manage/<resource>/:id. Orders keep their own copy of what they bought. */

@@ -1,5 +1,6 @@
+import type { Envelope } from '@resi/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { catalogueKey, type CatalogueBody, type CatalogueDto, type CatalogueResource } from './catalogue-types';
 
 /** POST /api/manage/<resource> (new item) or PUT /api/manage/<resource>/:id (existing one). */

@@ -2,6 +2,7 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, Modal, Popconfirm, Space, Switch, Table, type TableColumnsType } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { QueryState } from '@/components/query-state';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { notify } from '@/lib/notify';
 import type { CatalogueBody, CatalogueDto, CatalogueResource } from '../api/catalogue-types';
@@ -36,11 +37,11 @@ export function CatalogueCrud<R extends CatalogueResource, V extends object>(pro
   const { resource, lead, texts, columns, fields, newValues, toValues, toBody, toggle = false, modalWidth = 640 } = props;
   const { t } = useTranslation();
   const list = useCatalogue(resource);
+  const actionsPin = useActionsPin();
   const save = useSaveCatalogueItem(resource);
   const remove = useDeleteCatalogueItem(resource);
   const [form] = Form.useForm<V>();
   const [editing, setEditing] = useState<{ id: number | null; values: V } | null>(null);
-  const actionsPin = useActionsPin();
 
   const submit = (values: V) => {
     if (!editing) return;
@@ -108,14 +109,18 @@ export function CatalogueCrud<R extends CatalogueResource, V extends object>(pro
           {texts.add}
         </Button>
       </div>
-      <Table<CatalogueDto<R>>
-        rowKey={(dto) => (dto as WithId).id}
-        loading={list.isFetching}
-        dataSource={list.data ?? []}
-        columns={allColumns}
-        scroll={{ x: 900 }}
-        pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => t('commerce.total', { total }) }}
-      />
+      <QueryState query={list} rows={6}>
+        {(items) => (
+          <Table<CatalogueDto<R>>
+            rowKey={(dto) => (dto as WithId).id}
+            loading={list.isFetching}
+            dataSource={items}
+            columns={allColumns}
+            scroll={{ x: 'max-content' }}
+            pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => t('commerce.total', { total }) }}
+          />
+        )}
+      </QueryState>
       <Modal
         open={editing !== null}
         title={editing?.id === null ? texts.create : texts.edit}

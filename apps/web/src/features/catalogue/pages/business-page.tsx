@@ -1,6 +1,14 @@
-import { businessBody as businessSchema, normalizeLang, staticPriceBody as staticPriceSchema, type BusinessDto, type StaticPriceDto } from '@resi/contract';
+import {
+  businessBody as businessSchema,
+  normalizeLang,
+  staticPriceBody as staticPriceSchema,
+  type BusinessDto,
+  type StaticPriceDto,
+  type StaticRegionDto,
+} from '@resi/contract';
 import { Card, Form, Input, InputNumber, Select, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { combineQueries, QueryState } from '@/components/query-state';
 import { formatMoney, localizedName, toMinorUnits } from '@/lib/format';
 import { numberRule, schemaRule } from '@/lib/form-rules';
 import { useCatalogue } from '../api/get-catalogue';
@@ -49,11 +57,15 @@ function BusinessLines() {
   );
 }
 
+/** The prices name their region and business line: both lists load first, or their failure shows instead of "#id". */
 function StaticPrices() {
+  const names = combineQueries([useCatalogue('static-region'), useCatalogue('business')]);
+  return <QueryState query={names}>{([regions, businesses]) => <StaticPriceList regions={regions} businesses={businesses} />}</QueryState>;
+}
+
+function StaticPriceList({ regions, businesses }: { regions: StaticRegionDto[]; businesses: BusinessDto[] }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
-  const regions = useCatalogue('static-region').data ?? [];
-  const businesses = useCatalogue('business').data ?? [];
   const prices = useCatalogue('static-price').data;
   const currency = catalogueCurrency(prices);
   const regionName = (id: number) => {

@@ -2,6 +2,7 @@ import { UPSTREAM_PROTOCOLS, type SupplySettings, type UpstreamDto, upstreamBody
 import { Alert, Button, Card, Form, Input, InputNumber, Select, Switch, Tabs, Tag } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { QueryState } from '@/components/query-state';
 import { numberRule, schemaRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useSaveSupplySettings, useSupplySettings } from '../api/supply-settings';
@@ -71,29 +72,38 @@ function Upstreams() {
   );
 }
 
+/** The form only ever holds the saved settings: saving the blanks of a failed load would wipe them. */
 function SupplySettingsCard() {
-  const { t } = useTranslation();
   const settings = useSupplySettings();
+  return (
+    <Card variant="borderless" className="surface-card">
+      <QueryState query={settings} rows={4}>
+        {(saved) => <SupplySettingsForm saved={saved} />}
+      </QueryState>
+    </Card>
+  );
+}
+
+function SupplySettingsForm({ saved }: { saved: SupplySettings }) {
+  const { t } = useTranslation();
   const save = useSaveSupplySettings();
   const [form] = Form.useForm<SupplySettings>();
   useEffect(() => {
-    if (settings.data) form.setFieldsValue(settings.data);
-  }, [settings.data, form]);
+    form.setFieldsValue(saved);
+  }, [saved, form]);
   const submit = (values: SupplySettings) => save.mutate({ template: values.template.trim(), directEgress: values.directEgress }, { onSuccess: (res) => notify.success(res.message || t('catalogue.saved')) });
   return (
-    <Card variant="borderless" className="surface-card" loading={settings.isLoading}>
-      <Form<SupplySettings> name="supply" form={form} layout="vertical" onFinish={submit} initialValues={{ template: '', directEgress: false }} data-testid="supply-settings">
-        <Form.Item name="template" label={t('catalogue.supply.template')} extra={t('catalogue.supply.templateHelp')}>
-          <Input className="mono" placeholder="http://USER[-country-{country}][-state-{state}]-session-{session}:PASS@gate.supplier.example:7000" />
-        </Form.Item>
-        <Form.Item name="directEgress" label={t('catalogue.supply.direct')} valuePropName="checked" extra={t('catalogue.supply.directHelp')}>
-          <Switch />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" loading={save.isPending}>
-          {t('catalogue.save')}
-        </Button>
-      </Form>
-    </Card>
+    <Form<SupplySettings> name="supply" form={form} layout="vertical" onFinish={submit} initialValues={saved} data-testid="supply-settings">
+      <Form.Item name="template" label={t('catalogue.supply.template')} extra={t('catalogue.supply.templateHelp')}>
+        <Input className="mono" placeholder="http://USER[-country-{country}][-state-{state}]-session-{session}:PASS@gate.supplier.example:7000" />
+      </Form.Item>
+      <Form.Item name="directEgress" label={t('catalogue.supply.direct')} valuePropName="checked" extra={t('catalogue.supply.directHelp')}>
+        <Switch />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={save.isPending}>
+        {t('catalogue.save')}
+      </Button>
+    </Form>
   );
 }
 
@@ -102,7 +112,7 @@ export default function SupplyPage() {
   const { t } = useTranslation();
   return (
     <>
-      <Alert type="info" showIcon className="page-lead" message={t('catalogue.supply.lead')} />
+      <Alert type="info" showIcon className="page-lead" title={t('catalogue.supply.lead')} />
       <Tabs
         items={[
           { key: 'upstreams', label: t('catalogue.supply.upstreams'), children: <Upstreams /> },

@@ -1,15 +1,16 @@
 import { ArrowRightOutlined } from '@ant-design/icons';
 import { normalizeLang } from '@resi/contract';
-import { Button, Card, Skeleton, Statistic } from 'antd';
+import { Button, Card, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { TrafficSummary } from '@/api/get-traffic';
+import { QueryState, type QueryLike } from '@/components/query-state';
 import { UsageChart } from '@/components/usage-chart';
 import { formatBytes } from '@/lib/format';
 import { seriesTotal } from '@/lib/usage-data';
 
 /** The last 7 days of rotating traffic by day; the breakdowns live on Rotating Residential. */
-export function UsageOverviewCard({ usage, loading }: { usage: TrafficSummary | undefined; loading: boolean }) {
+export function UsageOverviewCard({ usage }: { usage: QueryLike<TrafficSummary> }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   return (
@@ -26,14 +27,14 @@ export function UsageOverviewCard({ usage, loading }: { usage: TrafficSummary | 
       }
       data-testid="home-usage"
     >
-      {loading && !usage ? (
-        <Skeleton active paragraph={{ rows: 4 }} />
-      ) : (
-        <>
-          <Statistic title={t('home.usage.total')} value={formatBytes(seriesTotal(usage?.series ?? []), lang)} className="usage-total" data-testid="home-usage-total" />
-          <UsageChart series={usage?.series ?? []} height={220} />
-        </>
-      )}
+      <QueryState query={usage} rows={4}>
+        {({ series }) => (
+          <>
+            <Statistic title={t('home.usage.total')} value={formatBytes(seriesTotal(series), lang)} className="usage-total" data-testid="home-usage-total" />
+            <UsageChart series={series} height={220} />
+          </>
+        )}
+      </QueryState>
     </Card>
   );
 }

@@ -57,10 +57,10 @@ export default function CenterPage() {
         </Card>
       </Col>
       <Col span={24}>
-        <TrafficBalanceCard traffic={traffic.data} loading={traffic.isPending} />
+        <TrafficBalanceCard traffic={traffic} />
       </Col>
       <Col xs={24} xl={14}>
-        <UsageOverviewCard usage={traffic.data} loading={traffic.isPending} />
+        <UsageOverviewCard usage={traffic} />
       </Col>
       <Col xs={24} xl={10}>
         <RecentOrdersCard />

@@ -3,6 +3,7 @@ import { Card, Cascader, Form, InputNumber, Radio, Select } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRegions } from '@/api/get-regions';
+import { QueryError } from '@/components/query-state';
 import type { LineSettings } from './line-settings';
 import { regionOptions } from './region-options';
 
@@ -41,7 +42,11 @@ export function LineSettingsCard({ accounts, settings, onChange }: Props) {
             data-testid="settings-protocol"
           />
         </Form.Item>
-        <Form.Item label={t('proxy.settings.region')} extra={t('proxy.settings.regionHint')} htmlFor="proxy-settings-region">
+        <Form.Item
+          label={t('proxy.settings.region')}
+          extra={regions.isError ? <QueryError query={regions} title={t('proxy.settings.regionsFailed')} /> : t('proxy.settings.regionHint')}
+          htmlFor="proxy-settings-region"
+        >
           <Cascader
             id="proxy-settings-region"
             value={settings.region}

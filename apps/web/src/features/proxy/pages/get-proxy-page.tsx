@@ -1,11 +1,12 @@
 import { UserAddOutlined } from '@ant-design/icons';
 import { buildProxyLines, newSessionId } from '@resi/contract';
-import { Button, Card, Col, Result, Row, Skeleton } from 'antd';
+import { Button, Card, Col, Result, Row } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useProxyAccounts } from '@/api/get-proxy-accounts';
 import { useProxyEndpoint } from '@/api/get-proxy-endpoint';
+import { QueryState } from '@/components/query-state';
 import { EndpointCard } from '../components/endpoint-card';
 import { DEFAULT_LINE_SETTINGS, linesQuery, type LineSettings } from '../components/line-settings';
 import { LineSettingsCard } from '../components/line-settings-card';
@@ -37,28 +38,32 @@ export default function GetProxyPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [queryText, account, endpoint.data, generation]);
 
-  const settingsPanel = accounts.isPending ? (
-    <Card variant="borderless" className="surface-card">
-      <Skeleton active paragraph={{ rows: 8 }} />
-    </Card>
-  ) : list.length === 0 ? (
-    <Card variant="borderless" className="surface-card" data-testid="no-accounts">
-      <Result
-        icon={<UserAddOutlined style={{ color: 'var(--brand-color)' }} />}
-        title={t('proxy.noAccounts.title')}
-        subTitle={t('proxy.noAccounts.description')}
-        extra={
-          <Link to="/center/rotatingResidential">
-            <Button type="primary" data-testid="no-accounts-create">
-              {t('proxy.noAccounts.action')}
-            </Button>
-          </Link>
-        }
-      />
-    </Card>
-  ) : (
-    <LineSettingsCard accounts={list} settings={{ ...settings, accountId }} onChange={(patch) => setSettings((s) => ({ ...s, ...patch }))} />
-  );
+  // "No proxy account yet" only from an answer that says so; loading and a failed request look different.
+  const settingsPanel =
+    accounts.data && accounts.data.length > 0 && !accounts.isError ? (
+      <LineSettingsCard accounts={list} settings={{ ...settings, accountId }} onChange={(patch) => setSettings((s) => ({ ...s, ...patch }))} />
+    ) : (
+      <Card variant="borderless" className="surface-card" data-testid="proxy-accounts-state">
+        <QueryState query={accounts} rows={8} errorTitle={t('proxy.accountsFailed')}>
+          {() => (
+            <div data-testid="no-accounts">
+              <Result
+                icon={<UserAddOutlined style={{ color: 'var(--brand-color)' }} />}
+                title={t('proxy.noAccounts.title')}
+                subTitle={t('proxy.noAccounts.description')}
+                extra={
+                  <Link to="/center/rotatingResidential">
+                    <Button type="primary" data-testid="no-accounts-create">
+                      {t('proxy.noAccounts.action')}
+                    </Button>
+                  </Link>
+                }
+              />
+            </div>
+          )}
+        </QueryState>
+      </Card>
+    );
 
   return (
     <Row gutter={[20, 20]}>
@@ -66,9 +71,9 @@ export default function GetProxyPage() {
         {settingsPanel}
       </Col>
       <Col xs={24} lg={10}>
-        <EndpointCard endpoint={endpoint.data} />
+        <EndpointCard endpoint={endpoint} />
       </Col>
-      {list.length > 0 ? (
+      {list.length > 0 && endpoint.data && !accounts.isError ? (
         <Col span={24}>
           <ProxyLinesCard lines={shown.lines} query={shown.query} username={account?.username} onRegenerate={() => setGeneration((g) => g + 1)} />
         </Col>

@@ -1,6 +1,6 @@
 import { CreditCardOutlined, ReloadOutlined } from '@ant-design/icons';
 import { normalizeLang, ORDER_STATUSES, PAY_METHODS, type OrderDto, type OrderStatus, type PayMethod } from '@resi/contract';
-import { Button, Card, DatePicker, Select, Space, Table } from 'antd';
+import { Button, Card, DatePicker, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,10 +8,11 @@ import { CopyableCode } from '@/components/copyable-code';
 import { OrderItems } from '@/components/order-items';
 import { OrderStatusTag } from '@/components/order-status-tag';
 import { OrderTimes } from '@/components/order-times';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { PayMethodLabel } from '@/components/pay-method-label';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { dateRangeQuery, formatMoney } from '@/lib/format';
-import { useMyOrders, type MyOrderFilters } from '@/api/get-my-orders';
+import { myOrdersQueryOptions, type MyOrderFilters } from '@/api/get-my-orders';
 import { canContinuePayment, ContinuePaymentModal } from '../components/continue-payment-modal';
 
 interface Filters {
@@ -25,17 +26,14 @@ export default function RechargeDetailsPage() {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const [filters, setFilters] = useState<Filters>({});
-  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
   const [paying, setPaying] = useState<OrderDto | null>(null);
   const actionsPin = useActionsPin();
 
-  const query: MyOrderFilters = { ...paging, status: filters.status, payMethod: filters.payMethod, ...dateRangeQuery(filters.range) };
-  const orders = useMyOrders(query);
+  const query: MyOrderFilters = { status: filters.status, payMethod: filters.payMethod, ...dateRangeQuery(filters.range) };
+  const paged = usePagedQuery(myOrdersQueryOptions, query);
+  const orders = paged.query;
 
-  const filter = (patch: Partial<Filters>) => {
-    setFilters({ ...filters, ...patch });
-    setPaging({ ...paging, page: 1 });
-  };
+  const filter = (patch: Partial<Filters>) => setFilters({ ...filters, ...patch });
 
   return (
     <Card variant="borderless" className="surface-card" data-testid="recharge-details">
@@ -59,12 +57,7 @@ export default function RechargeDetailsPage() {
             className="filter-select"
           />
           <DatePicker.RangePicker value={filters.range ?? null} onChange={(range) => filter({ range })} allowEmpty={[true, true]} />
-          <Button
-            onClick={() => {
-              setFilters({});
-              setPaging({ ...paging, page: 1 });
-            }}
-          >
+          <Button onClick={() => setFilters({})}>
             {t('commerce.filters.reset')}
           </Button>
         </Space>
@@ -72,20 +65,10 @@ export default function RechargeDetailsPage() {
           {t('commerce.filters.refresh')}
         </Button>
       </div>
-      <Table<OrderDto>
+      <PagedTable<OrderDto>
+        paged={paged}
         rowKey="orderNo"
-        loading={orders.isFetching}
-        dataSource={orders.data?.items ?? []}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: t('recharge.empty') }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: orders.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('commerce.total', { total }),
-        }}
-        onChange={(p) => setPaging({ page: p.current ?? 1, pageSize: p.pageSize ?? paging.pageSize })}
+        emptyText={t('recharge.empty')}
         columns={[
           {
             title: t('recharge.columns.orderNo'),

@@ -1,7 +1,7 @@
-import type { CreateProxyAccountBody, ProxyAccountDto } from '@resi/contract';
+import type { CreateProxyAccountBody, ProxyAccountDto, Envelope } from '@resi/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { proxyAccountsKey } from '@/api/get-proxy-accounts';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** POST /api/proxy/dynamic `{username, password, limitBytes?, remark?}` → the new proxy account. */
 export function createProxyAccount(body: CreateProxyAccountBody): Promise<Envelope<ProxyAccountDto>> {

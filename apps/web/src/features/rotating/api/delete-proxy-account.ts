@@ -1,6 +1,7 @@
+import type { Envelope } from '@resi/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { proxyAccountsKey } from '@/api/get-proxy-accounts';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** DELETE /api/proxy/dynamic/:id: the account stops working at once. */
 export function deleteProxyAccount(id: number): Promise<Envelope<null>> {

@@ -1,7 +1,7 @@
-import type { ProxyAccountDto, UpdateProxyAccountBody } from '@resi/contract';
+import type { ProxyAccountDto, UpdateProxyAccountBody, Envelope } from '@resi/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { proxyAccountsKey } from '@/api/get-proxy-accounts';
-import { api, type Envelope } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** PUT /api/proxy/dynamic/:id `{password?, limitBytes?, remark?, status?}` → the account as saved. */
 export function updateProxyAccount(id: number, body: UpdateProxyAccountBody): Promise<Envelope<ProxyAccountDto>> {

@@ -1,13 +1,13 @@
 import { HistoryOutlined, ReloadOutlined } from '@ant-design/icons';
 import { normalizeLang, type OrderDto, type OrderStatus, type PayMethod } from '@resi/contract';
-import { Button, Card, Space, Table } from 'antd';
-import { useState } from 'react';
+import { Button, Card, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useMyOrders } from '@/api/get-my-orders';
+import { myOrdersQueryOptions } from '@/api/get-my-orders';
 import { OrderItems } from '@/components/order-items';
 import { OrderStatusTag } from '@/components/order-status-tag';
 import { OrderTimes } from '@/components/order-times';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { PayMethodLabel } from '@/components/pay-method-label';
 import { formatMoney } from '@/lib/format';
 
@@ -17,8 +17,8 @@ export const TRAFFIC_ORDERS_PAGE_SIZE = 10;
 export function TrafficOrdersCard() {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
-  const [paging, setPaging] = useState({ page: 1, pageSize: TRAFFIC_ORDERS_PAGE_SIZE });
-  const orders = useMyOrders(paging);
+  const paged = usePagedQuery(myOrdersQueryOptions, {}, TRAFFIC_ORDERS_PAGE_SIZE);
+  const orders = paged.query;
 
   return (
     <Card
@@ -39,22 +39,11 @@ export function TrafficOrdersCard() {
       }
       data-testid="traffic-orders"
     >
-      <Table<OrderDto>
+      <PagedTable<OrderDto>
+        paged={paged}
         rowKey="orderNo"
         size="middle"
-        loading={orders.isFetching}
-        dataSource={orders.data?.items ?? []}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: t('rotating.orders.empty') }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: orders.data?.total ?? 0,
-          showSizeChanger: true,
-          hideOnSinglePage: false,
-          showTotal: (total) => t('commerce.total', { total }),
-        }}
-        onChange={(p) => setPaging({ page: p.current ?? 1, pageSize: p.pageSize ?? paging.pageSize })}
+        emptyText={t('rotating.orders.empty')}
         columns={[
           { title: t('rotating.orders.columns.status'), dataIndex: 'status', render: (s: OrderStatus) => <OrderStatusTag status={s} /> },
           { title: t('rotating.orders.columns.method'), dataIndex: 'payMethod', className: 'nowrap', render: (m: PayMethod | null) => <PayMethodLabel method={m} /> },

@@ -7,7 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { proxyAccountsKey, useProxyAccounts } from '@/api/get-proxy-accounts';
 import { trafficKey, useTraffic } from '@/api/get-traffic';
 import { formatBytes } from '@/lib/format';
+import { QueryState } from '@/components/query-state';
 import { USAGE_COLOR_DOWN, UsageChart } from '@/components/usage-chart';
+import type { TrafficSummary } from '@/api/get-traffic';
 import { countryLabel, seriesTotal, shareRows, usageQuery, USAGE_PERIODS, type ShareRow, type UsagePeriod } from '@/lib/usage-data';
 
 /** Usage of the last 24 hours / 7 days / 30 days, optionally of one proxy account, with its breakdowns. */
@@ -19,16 +21,11 @@ export function UsageCard() {
   const queryClient = useQueryClient();
   const accounts = useProxyAccounts();
   const usage = useTraffic(usageQuery(period, accountId));
-  const series = usage.data?.series ?? [];
   // Balance, per-account usage and the chart all move with traffic: refresh them together.
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: trafficKey });
     void queryClient.invalidateQueries({ queryKey: proxyAccountsKey });
   };
-  const bytes = (value: unknown) => formatBytes(Number(value) || 0, lang);
-
-  const countries = shareRows((usage.data?.byCountry ?? []).map((c) => ({ key: c.country ?? '-', label: countryLabel(c.country, lang, t('rotating.usage.anyCountry')), bytes: c.bytes })));
-  const byAccount = shareRows((usage.data?.byAccount ?? []).map((a) => ({ key: String(a.accountId), label: a.username, bytes: a.bytes })));
 
   return (
     <Card
@@ -54,8 +51,21 @@ export function UsageCard() {
       }
       data-testid="usage"
     >
-      <Statistic title={t(`rotating.usage.total.${period}`)} value={bytes(seriesTotal(series))} className="usage-total" data-testid="usage-total" />
-      <UsageChart series={series} />
+      <QueryState query={usage} rows={6}>
+        {(summary) => <UsageFigures usage={summary} period={period} lang={lang} />}
+      </QueryState>
+    </Card>
+  );
+}
+
+function UsageFigures({ usage, period, lang }: { usage: TrafficSummary; period: UsagePeriod; lang: Lang }) {
+  const { t } = useTranslation();
+  const countries = shareRows(usage.byCountry.map((c) => ({ key: c.country ?? '-', label: countryLabel(c.country, lang, t('rotating.usage.anyCountry')), bytes: c.bytes })));
+  const byAccount = shareRows(usage.byAccount.map((a) => ({ key: String(a.accountId), label: a.username, bytes: a.bytes })));
+  return (
+    <>
+      <Statistic title={t(`rotating.usage.total.${period}`)} value={formatBytes(seriesTotal(usage.series), lang)} className="usage-total" data-testid="usage-total" />
+      <UsageChart series={usage.series} />
       <Row gutter={[24, 16]} className="usage-breakdowns">
         <Col xs={24} md={12}>
           <Breakdown title={t('rotating.usage.byCountry')} rows={countries} lang={lang} empty={t('rotating.usage.empty')} testId="usage-by-country" />
@@ -64,7 +74,7 @@ export function UsageCard() {
           <Breakdown title={t('rotating.usage.byAccount')} rows={byAccount} lang={lang} empty={t('rotating.usage.empty')} testId="usage-by-account" />
         </Col>
       </Row>
-    </Card>
+    </>
   );
 }
 

@@ -11,7 +11,7 @@ export default function RotatingResidentialPage() {
   return (
     <Row gutter={[20, 20]}>
       <Col span={24}>
-        <TrafficBalanceCard traffic={traffic.data} loading={traffic.isPending} />
+        <TrafficBalanceCard traffic={traffic} />
       </Col>
       <Col span={24}>
         <ProxyAccountsCard />

@@ -1,8 +1,9 @@
-import { Button, Card, Col, Result, Row, Skeleton } from 'antd';
+import { Card, Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useProxyEndpoint } from '@/api/get-proxy-endpoint';
 import { useSite } from '@/api/get-site';
 import { ArticleLibrary } from '@/components/articles/article-library';
+import { QueryState } from '@/components/query-state';
 import { fillPlaceholders } from '@/lib/fill-placeholders';
 import { LineConverterCard } from '../components/line-converter-card';
 import { guides } from '../guides';
@@ -23,19 +24,13 @@ export default function ToolboxPage() {
         />
       </Col>
       <Col xs={24} xl={10}>
-        {endpoint.data ? (
+        {endpoint.data && !endpoint.isError ? (
           <LineConverterCard endpoint={endpoint.data} />
         ) : (
           <Card variant="borderless" className="surface-card">
-            {endpoint.isError ? (
-              <Result
-                status="warning"
-                title={t('toolbox.endpointFailed')}
-                extra={<Button onClick={() => void endpoint.refetch()}>{t('common.reload')}</Button>}
-              />
-            ) : (
-              <Skeleton active paragraph={{ rows: 6 }} />
-            )}
+            <QueryState query={endpoint} rows={6} errorTitle={t('toolbox.endpointFailed')}>
+              {() => null}
+            </QueryState>
           </Card>
         )}
       </Col>

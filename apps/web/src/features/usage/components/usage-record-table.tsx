@@ -1,39 +1,24 @@
-import { normalizeLang, type UsageRecordDto } from '@resi/contract';
-import { Empty, Table, Tag } from 'antd';
+import { normalizeLang, type UsageRecordDto, type UsageRecordPage } from '@resi/contract';
+import { Empty, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PagedTable, type PagedQuery } from '@/components/paged-table';
 import { formatBytes } from '@/lib/format';
 import { countryLabel } from '@/lib/usage-data';
 import { formatBucket } from './usage-record-values';
 
-interface Props {
-  items: UsageRecordDto[];
-  total: number;
-  paging: { page: number; pageSize: number };
-  onPage: (paging: { page: number; pageSize: number }) => void;
-  loading: boolean;
-}
-
 /** One row per time bucket, proxy account and country; paged by the server. */
-export function UsageRecordTable({ items, total, paging, onPage, loading }: Props) {
+export function UsageRecordTable({ paged }: { paged: PagedQuery<UsageRecordPage> }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const bytes = (value: number) => formatBytes(value, lang);
 
   return (
-    <Table<UsageRecordDto>
+    <PagedTable<UsageRecordDto>
+      paged={paged}
       rowKey={(r) => `${r.bucket}|${r.accountId}|${r.country ?? ''}`}
-      loading={loading}
-      dataSource={items}
-      scroll={{ x: 'max-content' }}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('usage.empty')} /> }}
-      pagination={{
-        current: paging.page,
-        pageSize: paging.pageSize,
-        total,
-        showSizeChanger: true,
-        showTotal: (count) => t('commerce.total', { total: count }),
-      }}
-      onChange={(p) => onPage({ page: p.current ?? 1, pageSize: p.pageSize ?? paging.pageSize })}
+      emptyText={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('usage.empty')} />}
+      errorTitle={t('usage.error')}
+      errorTestId="usage-record-error"
       columns={[
         { title: t('usage.columns.time'), dataIndex: 'bucket', className: 'nowrap', render: (bucket: string) => formatBucket(bucket, lang) },
         {

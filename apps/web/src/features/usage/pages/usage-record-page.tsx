@@ -1,12 +1,14 @@
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import { USAGE_RECORD_MAX_DAYS } from '@resi/contract';
-import { Alert, Button, Card, Space } from 'antd';
+import { Button, Card, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useProxyAccounts } from '@/api/get-proxy-accounts';
 import { useRegions } from '@/api/get-regions';
+import { usePagedQuery } from '@/components/paged-table';
+import { combineQueries, QueryError } from '@/components/query-state';
 import { useExportUsageRecord } from '../api/export-usage-record';
-import { useUsageRecord } from '../api/get-usage-record';
+import { usageRecordQueryOptions } from '../api/get-usage-record';
 import { UsageRecordFilters, type UsageFilters } from '../components/usage-record-filters';
 import { UsageRecordTable } from '../components/usage-record-table';
 import { defaultUsageRange } from '../components/usage-record-values';
@@ -16,27 +18,25 @@ import { UsageTotals } from '../components/usage-totals';
 export default function UsageRecordPage() {
   const { t } = useTranslation();
   const [filters, setFilters] = useState<UsageFilters>(() => ({ range: defaultUsageRange(), granularity: 'day' }));
-  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
   const accounts = useProxyAccounts();
   const regions = useRegions();
   const exporter = useExportUsageRecord();
 
   const [from, to] = filters.range.map((d) => d.format('YYYY-MM-DD')) as [string, string];
   const selection = { granularity: filters.granularity, from, to, accountId: filters.accountId, country: filters.country };
-  const usage = useUsageRecord({ ...selection, ...paging });
+  const paged = usePagedQuery(usageRecordQueryOptions, selection);
+  const usage = paged.query;
+  const choices = combineQueries([accounts, regions]);
   const countries = useMemo(() => [...new Set((regions.data ?? []).map((r) => r.country))], [regions.data]);
 
-  const filter = (patch: Partial<UsageFilters>) => {
-    setFilters((f) => ({ ...f, ...patch }));
-    setPaging((p) => ({ ...p, page: 1 }));
-  };
-  const totals = usage.data?.totals ?? { bytesUp: 0, bytesDown: 0 };
+  const filter = (patch: Partial<UsageFilters>) => setFilters((f) => ({ ...f, ...patch }));
 
   return (
     <Card variant="borderless" className="surface-card" data-testid="usage-record">
       <div className="table-toolbar">
         <UsageRecordFilters value={filters} onChange={filter} accounts={accounts.data ?? []} countries={countries} />
       </div>
+      {choices.isError ? <QueryError query={choices} title={t('usage.filtersFailed')} /> : null}
       <div className="table-toolbar">
         <span className="muted usage-record-note">{t('usage.utcNote', { days: USAGE_RECORD_MAX_DAYS })}</span>
         <Space wrap>
@@ -55,19 +55,9 @@ export default function UsageRecordPage() {
           </Button>
         </Space>
       </div>
-      {usage.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          className="usage-record-error"
-          title={t('usage.error')}
-          description={usage.error.message}
-          action={<Button onClick={() => void usage.refetch()}>{t('usage.retry')}</Button>}
-          data-testid="usage-record-error"
-        />
-      ) : null}
-      <UsageTotals bytesUp={totals.bytesUp} bytesDown={totals.bytesDown} />
-      <UsageRecordTable items={usage.data?.items ?? []} total={usage.data?.total ?? 0} paging={paging} onPage={setPaging} loading={usage.isFetching} />
+      {/* Totals only from an answer: a failed or pending request shows no zeros (the table says which). */}
+      {usage.data && !usage.isError ? <UsageTotals bytesUp={usage.data.totals.bytesUp} bytesDown={usage.data.totals.bytesDown} /> : null}
+      <UsageRecordTable paged={paged} />
     </Card>
   );
 }

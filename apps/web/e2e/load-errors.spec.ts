@@ -1,0 +1,71 @@
+import { expect, test, type Page, type Route } from '@playwright/test';
+import { E2E } from './e2e-env';
+import { apiLogin, apiRegister, keepScreenshot } from './helpers';
+
+// Loading, empty and error are three states (docs/console.md#loading-empty-and-error): with the real server
+// behind it, a request the browser is made to fail shows the inline error and its Retry, never an empty or
+// zero stand-in; once the request goes through again, Retry shows what the server holds.
+test.describe.configure({ mode: 'serial' });
+
+const email = `load-errors-${Date.now()}@e2e.test`;
+const GB = 1024 ** 3;
+const FAULT = { code: 'INTERNAL', message: 'Internal server error' };
+let token = '';
+
+/** Makes every request to these API paths answer 500 in the API's error shape, until `restore()`. */
+async function failRequests(page: Page, paths: string[]) {
+  const matches = (url: URL) => paths.includes(url.pathname);
+  const handler = (route: Route) => route.fulfill({ status: 500, json: FAULT });
+  await page.route(matches, handler);
+  return { restore: () => page.unroute(matches, handler) };
+}
+
+test.beforeAll(async ({ request }) => {
+  token = await apiRegister(request, email, 'LoadErrors123');
+  const me = await request.get('/api/user', { headers: { Authorization: `Bearer ${token}` } });
+  const userId = ((await me.json()) as { data: { id: number } }).data.id;
+  const adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
+  const res = await request.post('/api/manage/recharge', { headers: { Authorization: `Bearer ${adminToken}` }, data: { userId, bytes: 3 * GB, validityDays: 30, note: 'e2e load errors' } });
+  expect(res.ok(), await res.text()).toBe(true);
+});
+
+test('Account Home with its data failing shows the error and Retry, not "0 B"; Retry brings the balance', async ({ page }) => {
+  const outage = await failRequests(page, ['/api/traffic', '/api/record/dynamic-order']);
+  await page.goto(`/manage/center?lang=en&token=${token}`);
+
+  const balance = page.getByTestId('traffic-balance');
+  await expect(balance.getByTestId('query-error')).toContainText('Internal server error');
+  await expect(page.getByTestId('home-orders').getByTestId('query-error')).toBeVisible();
+  await expect(page.getByTestId('balance-value')).toHaveCount(0);
+  await expect(page.getByTestId('home-orders')).not.toContainText('No orders yet');
+  await keepScreenshot(page, 'load-error-center');
+
+  await outage.restore();
+  const recovered = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/traffic' && res.status() === 200);
+  await balance.getByTestId('query-retry').click();
+  await recovered;
+  await expect(page.getByTestId('balance-value')).toContainText('3 GB');
+  await expect(balance.getByTestId('query-error')).toHaveCount(0);
+  await page.getByTestId('home-orders').getByTestId('query-retry').click();
+  await expect(page.getByTestId('home-order')).toHaveCount(1);
+});
+
+test('Get Proxy with its accounts and gateway failing says so; after Retry it tells the real empty state', async ({ page, request }) => {
+  const endpoint = await request.get('/api/proxy/endpoint', { headers: { Authorization: `Bearer ${token}` } });
+  const { host } = ((await endpoint.json()) as { data: { host: string } }).data;
+  const outage = await failRequests(page, ['/api/proxy/dynamic', '/api/proxy/endpoint']);
+  await page.goto(`/manage/center/proxy?lang=en&token=${token}`);
+
+  await expect(page.getByTestId('proxy-accounts-state').getByTestId('query-error')).toContainText('Your proxy accounts could not be loaded.');
+  await expect(page.getByTestId('proxy-endpoint').getByTestId('query-error')).toContainText('The gateway address could not be loaded.');
+  await expect(page.getByTestId('no-accounts')).toHaveCount(0);
+  await expect(page.getByTestId('proxy-endpoint').locator('.ant-skeleton')).toHaveCount(0);
+  await keepScreenshot(page, 'load-error-proxy');
+
+  await outage.restore();
+  await page.getByTestId('proxy-endpoint').getByTestId('query-retry').click();
+  await expect(page.getByTestId('endpoint-host')).toHaveText(host);
+  await page.getByTestId('proxy-accounts-state').getByTestId('query-retry').click();
+  // This customer really has no proxy account: now, and only now, the page says so.
+  await expect(page.getByTestId('no-accounts')).toContainText('You have no proxy account yet');
+});

@@ -1,0 +1,73 @@
+import type { Page } from '@resi/contract';
+import { useQuery, type QueryKey, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
+import { Skeleton, Table, type TableProps } from 'antd';
+import { useCallback, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { QueryError } from './query-state';
+
+export interface Paging {
+  page: number;
+  pageSize: number;
+}
+
+/** The server's default page size (docs/api.md#lists-and-paging). */
+export const DEFAULT_PAGE_SIZE = 20;
+
+export interface PagedQuery<P> {
+  query: UseQueryResult<P>;
+  paging: Paging;
+  setPaging: (paging: Paging) => void;
+}
+
+/**
+ * One server-paged list: the page and page size, and the query for them. When the filters change the list
+ * goes back to page 1; the query options come from the list's api/ file, so its key (and invalidation) stays.
+ */
+export function usePagedQuery<F extends object, P extends Page<unknown>, K extends QueryKey>(
+  options: (request: F & Paging) => UseQueryOptions<P, Error, P, K>,
+  filters: F,
+  pageSize = DEFAULT_PAGE_SIZE,
+): PagedQuery<P> {
+  const filterKey = JSON.stringify(filters);
+  const [state, setState] = useState({ filterKey, page: 1, pageSize });
+  const paging: Paging = { page: state.filterKey === filterKey ? state.page : 1, pageSize: state.pageSize };
+  const query = useQuery(options({ ...filters, ...paging }));
+  const setPaging = useCallback((next: Paging) => setState({ filterKey, ...next }), [filterKey]);
+  return { query, paging, setPaging };
+}
+
+type PagedTableProps<T> = Omit<TableProps<T>, 'dataSource' | 'pagination' | 'onChange' | 'loading' | 'locale' | 'scroll'> & {
+  paged: PagedQuery<Page<T>>;
+  /** What an empty page says (a successful answer with no rows). */
+  emptyText: ReactNode;
+  errorTitle?: string;
+  errorTestId?: string;
+};
+
+/**
+ * The table of a server-paged list: a skeleton until the first page arrives, the shared error with Retry if
+ * it failed, else the rows with antd's pagination driving `paging`. It scrolls sideways inside its card
+ * rather than widening the page (phones).
+ */
+export function PagedTable<T extends object>({ paged, emptyText, errorTitle, errorTestId, ...table }: PagedTableProps<T>) {
+  const { t } = useTranslation();
+  const { query, paging, setPaging } = paged;
+  if (query.isError) return <QueryError query={query} title={errorTitle} testId={errorTestId} />;
+  return (
+    <Table<T>
+      {...table}
+      loading={query.isFetching && !query.isPending}
+      dataSource={query.data?.items ?? []}
+      scroll={{ x: 'max-content' }}
+      locale={{ emptyText: query.isPending ? <Skeleton active paragraph={{ rows: 4 }} /> : emptyText }}
+      pagination={{
+        current: paging.page,
+        pageSize: paging.pageSize,
+        total: query.data?.total ?? 0,
+        showSizeChanger: true,
+        showTotal: (total) => t('commerce.total', { total }),
+      }}
+      onChange={(p) => setPaging({ page: p.current ?? 1, pageSize: p.pageSize ?? paging.pageSize })}
+    />
+  );
+}

@@ -1,0 +1,115 @@
+import type {
+  AdminOrderDto,
+  BusinessDto,
+  PackageDto,
+  PayConfigDto,
+  PaymentReviewDto,
+  ProxyAccountDto,
+  RegionDto,
+  StaticPriceDto,
+  StaticRegionDto,
+  UpstreamDto,
+  UsageRecordPage,
+} from '@resi/contract';
+import { vi } from 'vitest';
+import type { TrafficSummary } from '@/api/get-traffic';
+import { BYTES_PER_GB } from '@/lib/format';
+import { orderFixture } from './order-fixture';
+import { TEST_ENDPOINT } from './site-api-stub';
+
+const name = (text: string) => ({ en: text, 'zh-cn': text, zh: text });
+const page = <T>(items: T[]) => ({ items, total: items.length, page: 1, pageSize: 20 });
+
+const account: ProxyAccountDto = {
+  id: 1,
+  username: 'scraper_one',
+  password: 'Secret123',
+  status: 'active',
+  limitBytes: null,
+  maxConnections: null,
+  usedBytes: 0,
+  remark: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  loginFailures: 0,
+  lastLoginFailureAt: null,
+};
+const region: RegionDto = { id: 1, country: 'US', state: null, city: null, name: name('United States'), poolSize: 10, sort: 0, enabled: true };
+const pkg: PackageDto = { id: 2, name: name('Basic 10 GB'), bytes: 10 * BYTES_PER_GB, price: 2500, currency: 'USD', validityDays: 30, badge: null, sort: 1, enabled: true };
+const adminOrder: AdminOrderDto = { ...orderFixture(1), userId: 7, userEmail: 'buyer@example.com', providerRef: null, paidBy: 'webhook' };
+const review: PaymentReviewDto = { id: 1, provider: 'usdt-trc20', eventId: 'evt-1', orderNo: null, amount: '12.5', asset: 'USDT', reason: 'ORDER_UNKNOWN', status: 'open', createdAt: '2026-01-01T00:00:00Z' };
+const payConfig: PayConfigDto = { method: 'sandbox', enabled: true, settings: {}, secrets: {}, available: true, needsReentry: false };
+const staticRegion: StaticRegionDto = { id: 1, country: 'DE', city: null, name: name('Germany'), sort: 0, enabled: true };
+const business: BusinessDto = { id: 1, code: 'ecommerce', name: name('E-commerce'), sort: 0, enabled: true };
+const staticPrice: StaticPriceDto = { id: 1, regionId: 1, businessId: 1, days: 30, price: 500, currency: 'USD' };
+const upstream: UpstreamDto = { id: 1, protocol: 'http', host: 'us1.supplier.example', port: 8000, username: null, password: null, country: 'US', state: null, city: null, enabled: true, remark: null };
+const usageRecord: UsageRecordPage = {
+  ...page([{ bucket: '2026-01-07', accountId: 1, username: 'scraper_one', accountDeleted: false, country: 'US', bytesUp: 1024, bytesDown: 3072 }]),
+  totals: { bytesUp: 1024, bytesDown: 3072 },
+};
+const traffic: TrafficSummary = {
+  balanceBytes: 7 * BYTES_PER_GB,
+  usedBytes: 3 * BYTES_PER_GB,
+  grants: [{ id: 1, orderNo: 'D20260101000000000001', bytes: 10 * BYTES_PER_GB, usedBytes: 3 * BYTES_PER_GB, expiresAt: '2099-02-01T00:00:00Z', createdAt: '2026-01-01T00:00:00Z' }],
+  series: [{ bucket: '2026-01-07', bytesUp: BYTES_PER_GB, bytesDown: BYTES_PER_GB }],
+  byCountry: [{ country: 'US', bytes: 2 * BYTES_PER_GB }],
+  byAccount: [{ accountId: 1, username: 'scraper_one', bytes: 2 * BYTES_PER_GB }],
+};
+
+/** The data part of a healthy answer to each GET the console's pages make. */
+const ANSWERS: Record<string, unknown> = {
+  '/api/site': { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links: { knowledgeBase: null, faq: null, blog: null, toolbox: null }, payMethods: ['sandbox'] },
+  '/api/captcha': { id: 'c1', svg: '<svg xmlns="http://www.w3.org/2000/svg"/>' },
+  '/api/traffic': traffic,
+  '/api/record/dynamic-order': page([orderFixture(1)]),
+  '/api/record/usage': usageRecord,
+  '/api/proxy/dynamic': { items: [account] },
+  '/api/proxy/endpoint': TEST_ENDPOINT,
+  '/api/region': { items: [region] },
+  '/api/goods': { packages: [pkg], staticPrices: [] },
+  '/api/pay/methods': { methods: ['sandbox'] },
+  '/api/manage/order': page([adminOrder]),
+  '/api/manage/payment-review': page([review]),
+  '/api/manage/pay-config': { methods: [payConfig] },
+  '/api/manage/goods': { items: [pkg] },
+  '/api/manage/region': { items: [region] },
+  '/api/manage/static-region': { items: [staticRegion] },
+  '/api/manage/business': { items: [business] },
+  '/api/manage/static-price': { items: [staticPrice] },
+  '/api/manage/upstream': { items: [upstream] },
+  '/api/manage/supply': { template: 'http://USER-session-{session}:PASS@gate.supplier.example:7000', directEgress: false },
+};
+
+/** What every request gets while the server is down: a 500 in the API's error shape (docs/api.md). */
+export const SERVER_FAULT = 'The server failed (test).';
+
+/**
+ * `fetch` for whole pages: every request answers 500 until `recover()`, then each GET gets its ANSWERS
+ * entry. `asked` lists the paths requested; `unknown` the ones without an answer (a test should fail on them).
+ */
+export function stubConsoleApi() {
+  const state = { down: true, asked: [] as string[], unknown: [] as string[] };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      const path = new URL(String(input), 'http://console.test').pathname;
+      state.asked.push(path);
+      if (state.down) return Response.json({ code: 'INTERNAL', message: SERVER_FAULT }, { status: 500 });
+      if (!(path in ANSWERS)) {
+        state.unknown.push(path);
+        return Response.json({ code: 'NOT_FOUND', message: 'not found' }, { status: 404 });
+      }
+      return Response.json({ data: ANSWERS[path] });
+    }),
+  );
+  return {
+    get asked(): readonly string[] {
+      return state.asked;
+    },
+    get unknown(): readonly string[] {
+      return state.unknown;
+    },
+    recover(): void {
+      state.down = false;
+    },
+  };
+}
