@@ -103,7 +103,8 @@ export class HttpListener {
   /** One shared 'close' listener per socket, no id, no closures. */
   private register(socket: Socket): void {
     this.open.add(socket);
-    socket.once('close', this.onSocketClose);
+    // `on`, not `once`: 'close' comes once anyway, and `once` wraps each listener in a bound function.
+    socket.on('close', this.onSocketClose);
     // Errors before a path attaches its own handlers (apify/proxy-chain#53) must not crash the process.
     socket.on('error', ignore);
   }
