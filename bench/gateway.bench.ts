@@ -85,8 +85,16 @@ function pin(pid: number, cpuList: string): void {
   if (pinning) spawnSync('taskset', ['-a', '-p', '-c', cpuList, String(pid)], { stdio: 'ignore' });
 }
 
+/**
+ * The gateway runs as docs/deployment.md says gateway processes run: V8's young generation capped at
+ * 2 MB semi-spaces. Left to itself V8 grows it to 8-16 MB under a burst of new long-lived tunnels and
+ * gives it back only when its memory reducer happens to run (docs/gateway.md#idle-tunnels). The other
+ * servers run with Node's defaults, as their users would run them.
+ */
+const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=2'];
+
 function spawnServer(file: string, kind: string): Promise<NodeChild> {
-  const proc = fork(file, [kind], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = fork(file, [kind], { execArgv: kind === 'gateway' ? GATEWAY_NODE_FLAGS : [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   // The servers measured share one core; the load (this process and the origin) runs on the others.
   if (proc.pid) pin(proc.pid, kind === 'origin' ? LOAD_CPUS : SERVER_CPU);
   const ask = <T>(cmd: string, key: string) =>
@@ -471,6 +479,7 @@ function print(rows: Row[]): void {
   console.log(`\n${line(header)}\n|${widths.map((w, i) => (i < 2 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const l of lines) console.log(line(l));
   console.log('\n"net tunnel" is the bare CONNECT tunnel, or the bare SOCKS5 tunnel on SOCKS5 rows; the ratios are gateway / that column.');
+  console.log(`The gateway runs with ${GATEWAY_NODE_FLAGS.join(' ')} (docs/deployment.md); the other Node servers with Node's defaults.`);
 }
 
 await main();
