@@ -25,6 +25,15 @@ export function squidBinary(): string | null {
   return null;
 }
 
+/** Squids started and not yet stopped: killed, and their folders removed, when the bench exits in any way. */
+const running = new Set<{ proc: ChildProcess; dir: string }>();
+process.on('exit', () => {
+  for (const r of running) {
+    r.proc.kill('SIGKILL');
+    rmSync(r.dir, { recursive: true, force: true });
+  }
+});
+
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -79,6 +88,8 @@ export async function startSquid(bin: string, host: string, pin: (pid: number) =
   const proc: ChildProcess = spawn(bin, ['-N', '-f', conf], { stdio: ['ignore', 'ignore', 'inherit'] });
   const pid = proc.pid;
   if (!pid) throw new Error('squid did not start');
+  const entry = { proc, dir };
+  running.add(entry);
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   for (let i = 0; !(await accepts(host, port)); i++) {
     if (proc.exitCode !== null || i > 100) throw new Error(`squid did not listen on ${port}`);
@@ -101,6 +112,7 @@ export async function startSquid(bin: string, host: string, pin: (pid: number) =
     async stop() {
       proc.kill('SIGTERM');
       await exited;
+      running.delete(entry);
       rmSync(dir, { recursive: true, force: true });
     },
   };
