@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { SocksClient } from 'socks';
+import type { SocksClient } from 'socks';
 import { Deadline } from './deadlines';
 import { DESTINATION_FORBIDDEN_CODE, type DestinationGuard } from './destination-guard';
 import type { Exit } from './ports';
@@ -159,10 +159,17 @@ function failureOfSocksMessage(message: string): UpstreamFailure {
   return failureOfErrno(errno?.[1]);
 }
 
+/**
+ * The `socks` client, loaded at the first SOCKS upstream: with its address library it is RSS that a
+ * gateway without SOCKS upstreams never needs (docs/gateway.md, idle tunnels).
+ */
+let socksClient: Promise<typeof SocksClient> | null = null;
+
 function dialSocksProxy(url: URL, host: string, port: number, timeoutMs: number, done: DialDone): () => void {
   let abandoned = false;
   let settled = false;
-  SocksClient.createConnection({
+  socksClient ??= import('socks').then((m) => m.SocksClient);
+  void socksClient.then((client) => client.createConnection({
     proxy: {
       host: unbracket(url.hostname),
       port: Number(url.port) || 1080,
@@ -174,7 +181,7 @@ function dialSocksProxy(url: URL, host: string, port: number, timeoutMs: number,
     destination: { host, port },
     timeout: timeoutMs,
     set_tcp_nodelay: true,
-  }).then(
+  })).then(
     ({ socket }) => {
       settled = true;
       if (abandoned) {

@@ -7,7 +7,7 @@ import type { GatewayReason } from './statuses';
  */
 /**
  * Why a client was refused: a reason of statuses.ts, or PROTOCOL for what the proxy protocol itself
- * turns away (a plain request proxy-chain cannot parse, a SOCKS5 command, address type or auth method
+ * turns away (a plain request that is not absolute-form `http:`, a SOCKS5 command, address type or auth method
  * that is not supported).
  */
 export type RefusalReason = GatewayReason | 'PROTOCOL';

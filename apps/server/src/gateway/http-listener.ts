@@ -1,21 +1,19 @@
-import type dns from 'node:dns';
 import http from 'node:http';
 import net, { type Socket } from 'node:net';
-import { type PrepareRequestFunctionOpts, type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
 import { admitFrom, basicCredentials } from './admission';
-import { ConnectionLimits } from './connection-limits';
+import { ConnectionLimits, type Handshake } from './connection-limits';
 import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
 import type { GatewayMetrics } from './gateway-metrics';
-import { stripHopByHop } from './hop-by-hop';
 import { IndexedSet } from './indexed-set';
 import { HEADS_ESTIMATE, type LiveConnections } from './live-connections';
 import type { LoginFailures } from './login-failures';
 import type { ExitChooser, GatewayAuthority } from './ports';
 import { GatewayRequest, GatewayResponse, PlainSocket } from './plain-exchange';
-import { type GatewayReason, PROXY_CHAIN_FAILURES, REASON_HEADER, refusalAnswer, requestError } from './statuses';
+import { type PlainRoute, forwardPlain } from './plain-forward';
+import { type GatewayReason, refusalAnswer } from './statuses';
 import type { BadParam } from './username-params';
 import { splice } from './tunnel';
 import { DialAgent, UpstreamAgents } from './upstream-agents';
@@ -48,52 +46,51 @@ export interface HttpListenerOptions {
 const ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', 'latin1');
 
 /**
- * The HTTP proxy listener (docs/gateway.md#ports): proxy-chain's `Server` with two paths.
+ * The HTTP proxy listener (docs/gateway.md#ports), with two paths.
  *
- * - Plain HTTP (absolute-form requests, RFC 9112 §3.2.2) is proxy-chain's own: `prepareRequestFunction`
- *   admits the request and names the upstream; proxy-chain forwards it.
- * - CONNECT (RFC 9110 §9.3.6) is ours: it dials through the same exit dialer as the SOCKS5 listener,
- *   so both tunnel protocols chain to upstreams and fail with the same statuses. A connection that
- *   opens with a complete, plain CONNECT head is tunnelled straight from its first bytes, without the
- *   HTTP parser, request object and server bookkeeping (`acceptFast`); that is most of the cost of a
- *   new tunnel and what keeps the gateway, with auth and metering, level with a bare Node tunnel. Any
- *   other first bytes go to the HTTP server as usual (proxy-chain's path, and `onConnect` for a CONNECT
- *   that comes later on a kept-alive connection or in an unusual shape).
+ * - Plain HTTP (absolute-form requests, RFC 9112 §3.2.2): admitted here and forwarded over the exit's
+ *   kept-alive agent (plain-forward.ts), on Node's HTTP server with our request and response classes.
+ * - CONNECT (RFC 9110 §9.3.6): dialled through the same exit dialer as the SOCKS5 listener, so both
+ *   tunnel protocols chain to upstreams and fail with the same statuses. A connection that opens with a
+ *   complete, plain CONNECT head is tunnelled straight from its first bytes, without the HTTP parser,
+ *   request object and server bookkeeping (`acceptFast`); that is most of the cost of a new tunnel and
+ *   what keeps the gateway, with auth and metering, level with a bare Node tunnel. Any other first bytes
+ *   go to the HTTP server as usual (plain requests, and `onConnect` for a CONNECT that comes later on a
+ *   kept-alive connection or in an unusual shape).
  *
- * Keep-alive attribution (proxy-chain #572): one client socket may carry plain requests with different
- * `Proxy-Authorization`. Bytes are metered per socket from its counters, and the socket's owner may
- * change only at a clean request boundary — after the previous request was read whole and its response
- * sent whole — where the old account is billed up to that boundary. A request that switches account
- * while an earlier one is still in flight (HTTP pipelining) is refused with ACCOUNT_SWITCH.
+ * Keep-alive attribution (proxy-chain #572, which this design was first built around): one client
+ * socket may carry plain requests with different `Proxy-Authorization`. Bytes are metered per socket
+ * from its counters, and the socket's owner may change only at a clean request boundary — after the
+ * previous request was read whole and its response sent whole — where the old account is billed up to
+ * that boundary. A request that switches account while an earlier one is still in flight (HTTP
+ * pipelining) is refused with ACCOUNT_SWITCH.
  */
-export class HttpListener extends Server {
+export class HttpListener {
+  /** The bound port (after `listen`). */
+  port = 0;
   private readonly states = new WeakMap<Socket, PlainSocket>();
   private readonly agents: UpstreamAgents;
   private readonly onSocketClose: (this: Socket) => void;
-  /** Every open client socket, for `close()`: in place of proxy-chain's Map of them (see indexed-set.ts). */
+  /** Every open client socket, for `close()` (see indexed-set.ts). */
   private readonly open = new IndexedSet<Socket>();
   /** Accepts the connections; the HTTP server gets those that are not a plain CONNECT. */
   private readonly front: net.Server;
+  /** Never listens: it is handed the sockets `front` accepted that are not a plain CONNECT. */
+  private readonly server: http.Server;
   /** Handshake deadlines, pending connections per IP, the connection budget (connection-limits.ts). */
   readonly limits: ConnectionLimits;
 
   constructor(private readonly opts: HttpListenerOptions) {
-    super({ host: opts.host, port: opts.port, authRealm: opts.realm });
     this.agents = new UpstreamAgents(opts.connectTimeoutMs);
     this.limits = new ConnectionLimits({ listener: 'http', handshakeMs: opts.handshakeMs, maxPendingPerIp: opts.maxPendingPerIp, maxConnections: opts.maxConnections, log: opts.log });
     // allowHalfOpen as node:http has it: a client's FIN must not end the tunnel's other direction.
     this.front = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
-    // Our own HTTP server in place of the one proxy-chain made (which never listens): the same handlers,
-    // with request and response classes that carry each plain request's state (plain-exchange.ts).
+    // Request and response classes that carry each plain request's state (plain-exchange.ts).
     const server = http.createServer({ IncomingMessage: GatewayRequest, ServerResponse: GatewayResponse });
     this.server = server as unknown as http.Server;
     server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => this.onClientError(err, socket));
-    server.on('connect', (req: http.IncomingMessage, socket: Socket, head: Buffer) => void this.onConnect(req, socket, head));
-    server.on('connection', (socket: Socket) => this.onConnection(socket));
-    server.on('request', (req: GatewayRequest, res: GatewayResponse) => {
-      this.track(req, res);
-      void this.onRequest(req, res);
-    });
+    server.on('connect', (req: http.IncomingMessage, socket: Socket, head: Buffer) => this.onConnect(req, socket, head));
+    server.on('request', (req: GatewayRequest, res: GatewayResponse) => this.onRequest(req, res));
     const { open, states, limits } = this;
     this.onSocketClose = function (this: Socket) {
       open.delete(this);
@@ -104,23 +101,16 @@ export class HttpListener extends Server {
     };
   }
 
-  /**
-   * Replaces proxy-chain's per-socket registration (an id, three closures, a stats event on close)
-   * with one shared 'close' listener.
-   */
-  override onConnection(socket: Socket): void {
-    // Registered once, by `accept`; the HTTP server's 'connection' event for a handed-over socket comes here again.
-    if (this.open.has(socket)) return;
-    // proxy-chain first drops sockets without `remoteAddress` (nodejs/node#23858: reset before
-    // 'connection'); that costs a getpeername() per connection, and such a socket closes by itself,
-    // which is all the registry needs.
+  /** One shared 'close' listener per socket, no id, no closures. */
+  private register(socket: Socket): void {
     this.open.add(socket);
-    socket.once('close', this.onSocketClose);
+    // `on`, not `once`: 'close' comes once anyway, and `once` wraps each listener in a bound function.
+    socket.on('close', this.onSocketClose);
     // Errors before a path attaches its own handlers (apify/proxy-chain#53) must not crash the process.
     socket.on('error', ignore);
   }
 
-  override listen(): Promise<void> {
+  listen(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.front.once('error', reject);
       this.front.listen(this.opts.port, this.opts.host, () => {
@@ -133,71 +123,71 @@ export class HttpListener extends Server {
     });
   }
 
-  override closeConnections(): void {
+  async close(): Promise<void> {
     for (const socket of this.open.toArray()) socket.destroy();
-  }
-
-  override async close(): Promise<void> {
-    this.closeConnections();
     await new Promise((resolve) => this.front.close(resolve));
     this.agents.destroy();
   }
 
-  /** Runs before proxy-chain sees each plain request. */
-  private track(req: GatewayRequest, res: GatewayResponse): void {
+  /** A plain request: its bookkeeping, then admission, then the forward. */
+  private onRequest(req: GatewayRequest, res: GatewayResponse): void {
     const handshake = this.limits.of(req.socket);
     handshake?.headComplete();
     let plain = this.states.get(req.socket);
     if (!plain) this.states.set(req.socket, (plain = new PlainSocket(req.socket, handshake ?? null)));
     res.track(plain, this.opts.responseTimeoutMs);
     res.onFailure = this.onPlainFailure;
+    let target: URL | null = null;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      // Not absolute-form: a request for the proxy itself, which serves nothing.
+    }
+    // Only `http:`: anything else goes through CONNECT (RFC 9110 §9.3.6).
+    if (target?.protocol !== 'http:') return this.refuseProtocol(req.socket, target ? `Only http:// targets are forwarded (was ${target.protocol}); use CONNECT.` : `Target "${req.url}" could not be parsed.`);
+    const route = this.routePlain(req, target, handshake);
+    if (typeof route === 'string') return this.refuse(req.socket, route);
+    if (route) forwardPlain(req, res, target, route);
   }
 
   /**
-   * Credentials of a plain request, read as the CONNECT path reads them. proxy-chain's own reading
-   * answers 400 to an empty or non-Basic Proxy-Authorization; to us that is no credentials: 407 with
+   * Admits a plain request and names its route, or why not (a refusal answered at once); null when the
+   * refusal is answered later (a failed login waits). Credentials are read as the CONNECT path reads
+   * them: an empty or non-Basic Proxy-Authorization is no credentials, answered 407 with
    * `Proxy-Authenticate`, so the client can retry with Basic (RFC 9110 §11.7.1).
    */
-  override async callPrepareRequestFunction(request: http.IncomingMessage, handlerOpts: Parameters<Server['callPrepareRequestFunction']>[1]): Promise<PrepareRequestFunctionResult> {
+  private routePlain(request: GatewayRequest, target: URL, handshake: Handshake | undefined): PlainRoute | GatewayReason | null {
     const { username, password } = basicCredentials(request.headers['proxy-authorization']);
-    // Only plain `http:` requests get here (proxy-chain refuses other schemes; CONNECT is ours): 80 by default.
-    const target = handlerOpts.trgParsed!;
-    return this.preparePlain({ connectionId: 0, request, username, password, hostname: target.hostname, port: target.port ? Number(target.port) : 80, isHttp: true });
-  }
-
-  private preparePlain({ request, username, password, hostname, port }: PrepareRequestFunctionOpts): PrepareRequestFunctionResult | Promise<never> {
-    const handshake = this.limits.of(request.socket);
     const a = admitFrom(handshake?.ip ?? request.socket.remoteAddress ?? '', username, password, this.opts.authority, this.opts.chooser, this.opts.failures);
     if (!a.ok) {
-      if (!a.delayMs) throw requestError(a.reason, a.param);
-      const error = requestError(a.reason);
-      return new Promise((_, reject) => expireAt(Date.now() + a.delayMs!, () => reject(error)));
+      const { reason, param } = a;
+      if (!a.delayMs) this.refuse(request.socket, reason, param);
+      else expireAt(Date.now() + a.delayMs, () => this.refuse(request.socket, reason));
+      return null;
     }
     handshake?.authenticated();
     const { guard } = this.opts;
+    const hostname = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
     // Direct egress: an IP literal (URL parsing has normalised `0x7f.1` and the like) or an own port is refused unbilled.
-    if (a.exit.kind === 'direct' && guard.refuses(hostname.startsWith('[') ? hostname.slice(1, -1) : hostname, port)) throw requestError('DESTINATION_FORBIDDEN');
+    if (a.exit.kind === 'direct' && guard.refuses(hostname, target.port ? Number(target.port) : 80)) return 'DESTINATION_FORBIDDEN';
     const state = this.states.get(request.socket);
     const boundary = state && state.inFlight <= 1 ? state.boundary : null;
     const refusal = this.opts.live.claim(request.socket, a.key, boundary);
-    if (refusal) throw requestError(refusal);
+    if (refusal) return refusal;
+    const res = request.response!;
     // Heads count against the account's byte budget now, bodies as they are written (plain-exchange.ts).
-    (request as GatewayRequest).response?.setCharge(this.opts.live.chargeOf(request.socket), HEADS_ESTIMATE, this.opts.live);
-    // proxy-chain forwards `request.rawHeaders` (less its own hop-by-hop list) after this returns.
-    stripHopByHop(request.rawHeaders);
+    res.setCharge(this.opts.live.chargeOf(request.socket), HEADS_ESTIMATE, this.opts.live);
     if (a.exit.kind === 'direct') {
       // A name is checked by the lookup the direct agent's new connection resolves it with (kept-alive ones were checked when made).
-      const res = (request as GatewayRequest).response;
-      // proxy-chain types the hook as dns.lookup itself (with its __promisify__); it is only ever called.
-      const dnsLookup = guard.lookupWith(() => res && (res.dialFailure = 'DESTINATION_FORBIDDEN')) as typeof dns.lookup;
-      return { upstreamProxyUrl: null, httpAgent: this.agents.direct, dnsLookup };
+      return { agent: this.agents.direct, proxy: null, lookup: guard.lookupWith(() => (res.dialFailure = 'DESTINATION_FORBIDDEN')) };
     }
     if (!a.exit.url.startsWith('http:')) {
       // A SOCKS upstream: the request goes out as if direct, over a connection our dialer opened through it.
-      const res = (request as GatewayRequest).response;
-      return { upstreamProxyUrl: null, httpAgent: new DialAgent(a.exit, this.opts.connectTimeoutMs, guard, (failure) => res && (res.dialFailure = failure)) };
+      return { agent: new DialAgent(a.exit, this.opts.connectTimeoutMs, guard, (failure) => (res.dialFailure = failure)), proxy: null };
     }
-    return { upstreamProxyUrl: a.exit.url, httpAgent: this.agents.forUrl(a.exit.url, !a.exit.oneOff) };
+    const proxy = httpProxyOf(a.exit.url);
+    if (!proxy) return 'UPSTREAM_AUTH';
+    return { agent: this.agents.forUrl(a.exit.url, !a.exit.oneOff), proxy };
   }
 
   private accept(socket: Socket): void {
@@ -205,7 +195,7 @@ export class HttpListener extends Server {
     // listens, so its own headersTimeout is never checked for the sockets it is handed.
     const handshake = this.limits.admit(socket, this.open.size);
     if (!handshake) return;
-    this.onConnection(socket);
+    this.register(socket);
     socket.once('data', (chunk: Buffer) => {
       const head = parseConnectHead(chunk);
       // Paused until the tunnel pipes it: bytes a client sends before our 200 must wait, not be dropped.
@@ -222,9 +212,9 @@ export class HttpListener extends Server {
   }
 
   /** A CONNECT the HTTP server parsed: later on a kept-alive connection, or not in the fast path's shape. */
-  override async onConnect(request: http.IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+  private onConnect(request: http.IncomingMessage, socket: Socket, head: Buffer): void {
     this.limits.of(socket)?.headComplete();
-    this.tunnel(socket, request.url, request.headers['proxy-authorization'], head, (reason, param) => this.failRequest(request, requestError(reason, param)));
+    this.tunnel(socket, request.url, request.headers['proxy-authorization'], head, (reason, param) => this.refuse(socket, reason, param));
   }
 
   /** Admits, dials the exit, answers 200 and joins the two sockets (RFC 9110 §9.3.6). */
@@ -265,31 +255,59 @@ export class HttpListener extends Server {
     });
   }
 
-  /** A plain forward that failed after proxy-chain took it over (plain-exchange.ts answers it). */
+  /** A plain forward that failed (plain-exchange.ts answers it). */
   private readonly onPlainFailure = (failure: GatewayReason): void => this.opts.metrics.refused('http', failure);
 
-  /** The same answer proxy-chain gives a RequestError: status, reason header, text, then close. */
+  /** Every refusal of the listener: status, reason header, `REASON: sentence`, then close. */
   private refuse(socket: Socket, reason: GatewayReason, param?: BadParam): void {
     this.opts.metrics.refused('http', reason);
     const a = refusalAnswer(reason, param);
-    this.sendSocketResponse(socket, a.status, a.headers, a.body);
+    answerAndClose(socket, a.status, this.opts.realm, a.body, a.headers);
   }
 
-  /** Every refusal leaves through here; proxy-chain's own upstream statuses are mapped onto ours. */
-  override failRequest(request: http.IncomingMessage, error: NodeJS.ErrnoException): void {
-    let answer = error;
-    if (error instanceof RequestError) {
-      const failure = PROXY_CHAIN_FAILURES[error.statusCode];
-      const ours = (error.headers as Record<string, GatewayReason> | undefined)?.[REASON_HEADER];
-      if (failure && !ours) answer = requestError(failure);
-      // Neither: one of proxy-chain's own 400s for a request it cannot take (statuses.ts has no row for them).
-      this.opts.metrics.refused('http', ours ?? failure ?? 'PROTOCOL');
-    } else {
-      this.opts.log.error({ err: error }, 'gateway: unexpected error in the http listener');
-      answer = requestError('INTERNAL');
-      this.opts.metrics.refused('http', 'INTERNAL');
-    }
-    super.failRequest(request, answer);
+  /** A plain request an HTTP proxy does not take (not absolute-form, not `http:`). */
+  private refuseProtocol(socket: Socket, message: string): void {
+    this.opts.metrics.refused('http', 'PROTOCOL');
+    answerAndClose(socket, 400, this.opts.realm, message, {});
+  }
+
+  /** Node's parser gave up on the client's bytes (https://nodejs.org/api/http.html#event-clienterror). */
+  private onClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+    if (err.code === 'ECONNRESET' || !socket.writable) return;
+    answerAndClose(socket, 400, this.opts.realm, 'Invalid request', {});
+  }
+}
+
+/**
+ * Writes a whole answer straight to the socket and ends it (FIN; the client may still send). Used
+ * where no `ServerResponse` may be trusted: a refusal can come while a pipelined request is half read.
+ * A 407 names the realm for Basic (RFC 9110 §11.7.1). The socket is destroyed if the FIN is not
+ * answered within a second.
+ */
+function answerAndClose(socket: Socket, status: number, realm: string, message: string, headers: Record<string, string>): void {
+  let head = `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Unknown Status Code'}\r\n`;
+  // Our own names and values only (reasons, parameter names): nothing a client wrote.
+  for (const [name, value] of Object.entries(headers)) head += `${name.toLowerCase()}: ${value}\r\n`;
+  if (status === 407) head += `proxy-authenticate: Basic realm="${realm}"\r\n`;
+  head += `connection: close\r\ndate: ${new Date().toUTCString()}\r\ncontent-length: ${Buffer.byteLength(message)}\r\nserver: ${realm}\r\ncontent-type: text/plain; charset=utf-8\r\n\r\n`;
+  socket.setTimeout(1000, () => socket.destroy());
+  socket.end(head + message);
+}
+
+/** An HTTP upstream's address and credentials; null when its username holds a colon (RFC 7617 §2 forbids it). */
+function httpProxyOf(url: string): PlainRoute['proxy'] {
+  const u = new URL(url);
+  const username = decodeSafe(u.username);
+  if (username.includes(':')) return null;
+  const authorization = u.username || u.password ? `Basic ${Buffer.from(`${username}:${decodeSafe(u.password)}`).toString('base64')}` : null;
+  return { host: u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname, port: Number(u.port) || 80, authorization };
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { type ByteBudget, UNLIMITED } from './byte-budget';
 import { IndexedSet } from './indexed-set';
+import { holdTunnel, releaseTunnel } from './tunnel';
 
 /** Who a client connection's bytes belong to (usage rows are per account, hour and exit country). */
 export interface MeterKey {
@@ -304,7 +305,7 @@ export class LiveConnections {
   }
 
   /**
-   * Tunnels stop reading both ways (unpiped, so a drain cannot restart them); a plain HTTP answer's
+   * Tunnels stop reading both ways (marked held, so a drain cannot restart them); a plain HTTP answer's
    * next write is told to wait. What is already on its way still arrives: a socket read per connection.
    */
   private holdStill(pool: Pool): void {
@@ -441,17 +442,4 @@ export class LiveConnections {
     if (pool.holding) this.unhold(live);
     if (pool.lives.size === 0) pools.delete(id);
   }
-}
-
-function holdTunnel(client: Socket, upstream: Socket): void {
-  client.unpipe(upstream);
-  upstream.unpipe(client);
-  client.pause();
-  upstream.pause();
-}
-
-function releaseTunnel(client: Socket, upstream: Socket): void {
-  // `pipe` resumes its source; a side that ended meanwhile cannot have (it was paused), but check anyway.
-  if (!client.readableEnded) client.pipe(upstream);
-  if (!upstream.readableEnded) upstream.pipe(client);
 }

@@ -51,7 +51,7 @@ afterEach(async () => {
 
 describe('plain request bookkeeping', () => {
   it('answers each pipelined request that gets no answer with its own 504 UPSTREAM_TIMEOUT, in order', async () => {
-    // The request is read (as proxy-chain pipes it upstream); no answer ever comes.
+    // The request is read (as the forward pipes it upstream); no answer ever comes.
     const s = await serve((req, res, plain) => {
       res.track(plain, 300);
       req.resume();
@@ -85,9 +85,8 @@ describe('plain request bookkeeping', () => {
     const s = await serve((_req, res, plain) => {
       res.track(plain, 5_000);
       res.dialFailure = 'DESTINATION_FORBIDDEN';
-      // What proxy-chain does when its upstream request fails (599: its generic upstream error).
-      res.statusCode = 599;
-      res.end('Bad Gateway');
+      // What the forward does when its upstream request fails with an errno that says less.
+      res.fail('UPSTREAM_ERROR');
     });
     closeServer = s.close;
     const text = await exchange(s.port, 'GET http://a.test/ HTTP/1.1\r\nHost: a.test\r\n\r\n', (t) => t.includes('DESTINATION_FORBIDDEN: '));

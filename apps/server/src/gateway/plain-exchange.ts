@@ -1,14 +1,14 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { Deadline } from './deadlines';
-import { type DialFailure, PROXY_CHAIN_FAILURES, REASON_HEADER, STATUSES } from './statuses';
+import { type DialFailure, REASON_HEADER, STATUSES } from './statuses';
 
 /*
  * The HTTP listener's own request and response classes (node:http's `IncomingMessage` and
  * `ServerResponse` options) and the per-socket state of kept-alive plain HTTP. What each plain request
  * needs — its socket's keep-alive bookkeeping, the answer deadline, why its exit could not be dialled —
  * lives in fields of these objects, and their events go to shared functions: nothing is allocated per
- * request beyond what node:http and proxy-chain allocate anyway.
+ * request beyond what node:http and the forward (plain-forward.ts) allocate anyway.
  *
  * No long-lived Map or Set ever holds a response. Measured with --trace-gc under kept-alive load: a
  * response kept in the shared deadline Map while it was awaited (even for a few milliseconds) made the
@@ -103,6 +103,8 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
   private carryOn: CarryOn | null = null;
   /** Told the reason when this response answers a failed forward (the listener counts it for the metrics). */
   onFailure: ((failure: DialFailure) => void) | null = null;
+  /** The forwarded request (plain-forward.ts): dropped when this response closes first. */
+  upstream: http.ClientRequest | null = null;
 
   /** From now on the body is charged; `heads`: what this exchange's request and answer heads count as. */
   setCharge(charge: Charge | null, heads: number, carryOn: CarryOn): void {
@@ -112,9 +114,9 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
   }
 
   /**
-   * proxy-chain pipes the origin's body here: each chunk is counted against the byte budget after it is
+   * The forward writes the origin's body here: each chunk is counted against the byte budget after it is
    * written. When the budget holds still (a shared lease is on its way), the answer says so as a full
-   * buffer would: `pipe` stops reading the origin until 'drain'.
+   * buffer would: the forward stops reading the origin until 'drain'.
    */
   override write(chunk: unknown, ...rest: unknown[]): boolean {
     const write = http.ServerResponse.prototype.write as (this: http.ServerResponse, ...a: unknown[]) => boolean;
@@ -142,8 +144,8 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
 
   /**
    * A silent exit must not hang a plain request: once the request is read whole, the head of its answer
-   * is due within `answerWithinMs` (connecting included), else it is answered 504 UPSTREAM_TIMEOUT (the
-   * remapped 504) and proxy-chain, seeing the response close, drops its upstream request. A body that
+   * is due within `answerWithinMs` (connecting included), else it is answered 504 UPSTREAM_TIMEOUT and
+   * the upstream request is dropped as the response closes. A body that
    * is streaming has no deadline; idle connections end by the peers' own timeouts.
    */
   private armDeadline(): void {
@@ -155,8 +157,7 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
   /** The deadline passed. */
   late(): void {
     if (this.headersSent || this.writableEnded) return;
-    this.statusCode = 504;
-    this.end();
+    this.fail('UPSTREAM_TIMEOUT');
   }
 
   private settle(): void {
@@ -177,23 +178,28 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
 
   responseClosed(): void {
     this.plain?.forget(this);
+    // Answered, cut or timed out before the exit answered whole: nothing more is wanted from it. (After a
+    // whole answer its request is already marked destroyed and its socket back in the agent's pool.)
+    const up = this.upstream;
+    this.upstream = null;
+    if (up && !up.destroyed) up.destroy();
   }
 
   /**
-   * proxy-chain answers a failed plain forward itself (`response.statusCode = 59x; response.end(text)`),
-   * before any header of the origin was written; that answer gets our status, reason header and text.
+   * Answers a forward that failed before any header of the origin was written: our status, reason
+   * header and text (statuses.ts); `dialFailure`, when the exit agent named one, says it better than the
+   * errno did. After the origin's head went out there is no status to give: the connection is cut.
    */
-  override end(...args: unknown[]): this {
-    const end = http.ServerResponse.prototype.end as (this: http.ServerResponse, ...a: unknown[]) => http.ServerResponse;
-    const proxyChainFailure = this.headersSent ? undefined : PROXY_CHAIN_FAILURES[this.statusCode];
-    if (!proxyChainFailure) return end.apply(this, args) as this;
-    const failure = this.dialFailure ?? proxyChainFailure;
-    const s = STATUSES[failure];
-    this.onFailure?.(failure);
+  fail(failure: DialFailure): void {
+    if (this.headersSent) return void this.destroy();
+    if (this.writableEnded) return;
+    const reason = this.dialFailure ?? failure;
+    const s = STATUSES[reason];
+    this.onFailure?.(reason);
     this.statusCode = s.http;
-    this.setHeader(REASON_HEADER, failure);
+    this.setHeader(REASON_HEADER, reason);
     this.setHeader('content-type', 'text/plain; charset=utf-8');
-    return end.call(this, `${failure}: ${s.message}`) as this;
+    this.end(`${reason}: ${s.message}`);
   }
 }
 

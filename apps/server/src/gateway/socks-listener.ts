@@ -132,7 +132,8 @@ export class SocksListener {
     const handshake = this.limits.admit(socket, this.sockets.size);
     if (!handshake) return;
     this.sockets.add(socket);
-    socket.once('close', this.onSocketClose);
+    // `on`, not `once`: 'close' comes once anyway, and `once` wraps each listener in a bound function.
+    socket.on('close', this.onSocketClose);
     // Resets are normal; a socket without an 'error' listener would take the process down.
     socket.on('error', destroySelf);
 

@@ -1,4 +1,3 @@
-import { RequestError } from 'proxy-chain';
 import type { Refusal } from './ports';
 import type { BadParam } from './username-params';
 
@@ -102,29 +101,6 @@ export function refusalAnswer(reason: GatewayReason, param?: BadParam): { status
     body: `${reason}: ${param.bad === 'key' || param.bad === 'account' ? '' : `${param.bad} `}${param.why}. ${s.message}`,
   };
 }
-
-/** The only error that reaches an HTTP proxy client: status, reason header, `REASON: sentence` body. */
-export function requestError(reason: GatewayReason, param?: BadParam): RequestError {
-  const a = refusalAnswer(reason, param);
-  return new RequestError(a.body, a.status, a.headers);
-}
-
-/**
- * proxy-chain's own upstream statuses (its `badGatewayStatusCodes`, 590–599, and 404 for a failed DNS
- * lookup without upstream) mapped onto ours, so plain HTTP and CONNECT fail alike.
- */
-export const PROXY_CHAIN_FAILURES: Readonly<Record<number, UpstreamFailure>> = {
-  404: 'UPSTREAM_UNREACHABLE',
-  504: 'UPSTREAM_TIMEOUT',
-  590: 'UPSTREAM_REJECTED',
-  592: 'UPSTREAM_ERROR',
-  593: 'UPSTREAM_UNREACHABLE',
-  594: 'UPSTREAM_REFUSED',
-  595: 'UPSTREAM_ERROR',
-  596: 'UPSTREAM_ERROR',
-  597: 'UPSTREAM_AUTH',
-  599: 'UPSTREAM_ERROR',
-};
 
 /** Node's errno codes of a failed dial. */
 export function failureOfErrno(code: string | undefined): UpstreamFailure {

@@ -5,12 +5,12 @@ import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
 import type { Exit } from './ports';
-import { type DialFailure, failureOfErrno } from './statuses';
+import type { DialFailure } from './statuses';
 
 /**
- * An `http.Agent` for plain requests the gateway forwards (through proxy-chain's `forward`): a new
- * connection that is not up within `connectTimeoutMs` fails with ETIMEDOUT, which proxy-chain answers
- * 504 and the listener reports as UPSTREAM_TIMEOUT — the same bound a CONNECT's dial has.
+ * An `http.Agent` for plain requests the gateway forwards (plain-forward.ts): a new connection that is
+ * not up within `connectTimeoutMs` fails with ETIMEDOUT, answered 504 UPSTREAM_TIMEOUT — the same
+ * bound a CONNECT's dial has.
  */
 export class ExitAgent extends http.Agent {
   constructor(
@@ -28,11 +28,6 @@ export class ExitAgent extends http.Agent {
     const settle = () => deadline.cancel();
     socket.once('connect', settle);
     socket.once('close', settle);
-    // proxy-chain maps only ENOTFOUND among the "cannot reach" errnos; give the others (EAI_AGAIN,
-    // EHOSTUNREACH…) that name so a plain request fails with UPSTREAM_UNREACHABLE as a CONNECT does.
-    socket.prependListener('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOTFOUND' && failureOfErrno(err.code) === 'UPSTREAM_UNREACHABLE') err.code = 'ENOTFOUND';
-    });
     return socket;
   }
 }
@@ -41,7 +36,7 @@ export class ExitAgent extends http.Agent {
  * One plain request through a SOCKS upstream: its connection is dialled by the gateway's own exit
  * dialer (the CONNECT and SOCKS5 listeners' path), so it has the same connect timeout and fails with the
  * same reasons; `onFailure` hears the exact reason, which an errno code could not carry (AUTH, REJECTED).
- * proxy-chain's own SOCKS forwarding would give every failure as a generic error after its own 30 s.
+ * The errno of the error it gives the request says less than `onFailure` heard, which the answer uses.
  */
 export class DialAgent extends http.Agent {
   constructor(
@@ -59,7 +54,7 @@ export class DialAgent extends http.Agent {
       if (failure || !socket) {
         const reason = failure ?? 'UPSTREAM_ERROR';
         this.onFailure(reason);
-        return callback?.(Object.assign(new Error(reason), { code: ERRNO[reason] }), null as never);
+        return callback?.(new Error(reason), null as never);
       }
       socket.resume();
       callback?.(null, socket);
@@ -67,17 +62,6 @@ export class DialAgent extends http.Agent {
     return undefined;
   }
 }
-
-/** The errno proxy-chain maps to the same status (its statuses.ts), for a failure named by the dialer. */
-const ERRNO: Record<DialFailure, string> = {
-  DESTINATION_FORBIDDEN: 'EPROTO',
-  UPSTREAM_TIMEOUT: 'ETIMEDOUT',
-  UPSTREAM_REFUSED: 'ECONNREFUSED',
-  UPSTREAM_UNREACHABLE: 'ENOTFOUND',
-  UPSTREAM_AUTH: 'EPROTO',
-  UPSTREAM_REJECTED: 'EPROTO',
-  UPSTREAM_ERROR: 'EPROTO',
-};
 
 /** Agents towards upstream proxies kept at most; beyond it idle ones are closed. */
 const MAX_POOLED = 256;
