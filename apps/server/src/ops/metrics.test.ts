@@ -104,7 +104,7 @@ describe.each(DIALECTS)('metrics on %s', (dialect) => {
     const failed = await readResponse(plain);
     expect([failed.status, failed.headers['x-gateway-reason']]).toEqual([502, 'UPSTREAM_REFUSED']);
 
-    // Not a request an HTTP proxy takes: proxy-chain's own 400, counted as PROTOCOL.
+    // Not a request an HTTP proxy takes: a plain 400, counted as PROTOCOL.
     const ftp = net.connect(g.gateway.httpPort, HOST);
     sockets.push(ftp);
     ftp.write('GET ftp://files.example.com/ HTTP/1.1\r\nHost: files.example.com\r\n\r\n');
