@@ -88,7 +88,7 @@ function pin(pid: number, cpuList: string): void {
 /**
  * The gateway runs as docs/deployment.md says gateway processes run: V8's young generation capped at
  * 2 MB semi-spaces. Left to itself V8 grows it to 8-16 MB under a burst of new long-lived tunnels and
- * gives it back only when its memory reducer happens to run (docs/gateway.md#idle-tunnels). The other
+ * gives it back only when its memory reducer happens to run (docs/gateway.md#implementation-notes). The other
  * servers run with Node's defaults, as their users would run them.
  */
 const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=2'];

@@ -21,7 +21,7 @@ interface TunnelSocket extends Socket {
  * Every listener is one shared function that finds the peer in a field of the socket: no closure, no
  * `once` wrapper and no `pipe` state per tunnel. An idle tunnel is what its two sockets hold and little
  * else: `pipe` and per-tunnel closures were ~2.5 KB of its ~8 KB of JavaScript heap (heap snapshots
- * of 1,000 idle tunnels, docs/gateway.md#idle-tunnels). A WeakMap from socket to peer would cost more
+ * of 1,000 idle tunnels, docs/gateway.md#implementation-notes). A WeakMap from socket to peer would cost more
  * than either: an entry never deleted kept its peer alive through scavenges (measured with
  * `--trace-gc-nvp`, indexed-set.ts).
  */

@@ -8,6 +8,7 @@ import { call } from '../../test/auth-flows';
 import { buy, configureMethod, seedCatalogue, signedIn } from '../../test/commerce';
 import { recordFigure } from '../../test/security-figures';
 import { seenRoutes } from '../../test/route-spy';
+import { importInventory } from '../../test/static-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 
 /*
@@ -83,6 +84,13 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
     expect(account.status).toBe(200);
     const accountId = account.body.data.id as number;
     const orderNo = await buy(t, owner.token, 1, 'manual');
+    // A static IP of the owner's.
+    const staticRegionId = (await call(t.app, 'GET', '/api/static-region')).body.data.items[0].id as number;
+    const businessId = (await call(t.app, 'GET', '/api/business')).body.data.items[0].id as number;
+    await importInventory(t, admin.token, { regionId: staticRegionId, ips: ['203.0.113.77', '203.0.113.78'] });
+    const granted = await call(t.app, 'POST', '/api/manage/static-recharge', { token: admin.token, body: { userId: owner.user.id, regionId: staticRegionId, businessId, quantity: 1, days: 30, note: 'matrix' } });
+    expect(granted.status).toBe(200);
+    const staticId = (await call(t.app, 'GET', '/api/proxy/static', { token: owner.token })).body.data.items[0].id as number;
 
     // Traffic of the owner's account, so a filter that leaked it would show.
     const hour = new Date(Math.floor(t.clock.now().getTime() / 3_600_000) * 3_600_000).toISOString();
@@ -101,6 +109,7 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
       'GET /api/record/usage': { url: (id) => `/api/record/usage?accountId=${id}`, filter: true },
       'GET /api/record/usage/export': { url: (id) => `/api/record/usage/export?accountId=${id}`, filter: true },
       'POST /api/order-check': { url: () => '/api/order-check', body: () => ({ orderNo }) },
+      'POST /api/proxy/static/:id/replace': { url: () => `/api/proxy/static/${staticId}/replace`, body: () => ({ reason: 'slow' }) },
     };
 
     const cells: Cell[] = [];
