@@ -91,7 +91,7 @@ const ANSWERS: Record<string, unknown> = {
   '/api/manage/business': { items: [business] },
   '/api/manage/static-price': { items: [staticPrice] },
   '/api/manage/static-inventory': page([staticRow]),
-  '/api/manage/static-inventory/board': { items: [{ regionId: 1, businessId: null, counts: { free: 1 } }] },
+  '/api/manage/static-inventory/board': { items: [{ regionId: 1, businessId: null, counts: { free: 1, reserved: 0, allocated: 0, grace: 0, cooldown: 0, retired: 0 } }] },
   '/api/manage/upstream': { items: [upstream] },
   '/api/manage/supply': { template: 'http://USER-session-{session}:PASS@gate.supplier.example:7000', directEgress: false },
 };

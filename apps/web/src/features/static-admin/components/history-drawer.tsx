@@ -27,7 +27,7 @@ export function HistoryDrawer({ row, onClose }: { row: StaticInventoryDto | null
             <Timeline
               items={events.map((e) => ({
                 key: e.id,
-                children: (
+                content: (
                   <div data-testid="history-event">
                     <Typography.Text strong>{t(`staticAdmin.event.${e.event}`)}</Typography.Text>{' '}
                     <Typography.Text type="secondary">{formatDateTime(e.at)}</Typography.Text>

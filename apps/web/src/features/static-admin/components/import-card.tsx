@@ -16,6 +16,19 @@ interface ImportValues {
 
 const OUTCOME_COLORS: Record<StaticImportLine['status'], string> = { created: 'green', duplicate: 'gold', invalid: 'red' };
 
+/**
+ * What stays in the box after an import: the lines not taken, to fix and send again. Taken lines leave it, with
+ * their upstream passwords. Line numbers count every pasted line (docs/business-rules.md#static-residential-ips).
+ */
+export function linesLeft(pasted: string, results: readonly StaticImportLine[]): string {
+  const created = new Set(results.filter((r) => r.status === 'created').map((r) => r.line));
+  return pasted
+    .split(/\r?\n/)
+    .filter((_, index) => !created.has(index + 1))
+    .join('\n')
+    .trim();
+}
+
 /** Pasted upstream lines into the inventory (docs/business-rules.md#static-residential-ips): one outcome per line. */
 export function ImportCard({ names }: { names: Namer }) {
   const { t } = useTranslation();
@@ -30,7 +43,7 @@ export function ImportCard({ names }: { names: Namer }) {
         onSuccess: (res) => {
           setOutcome({ result: res.data, message: res.message ?? '' });
           notify.success(res.message || t('staticAdmin.import.done'));
-          if (res.data.invalid === 0 && res.data.duplicate === 0) form.setFieldValue('lines', '');
+          form.setFieldValue('lines', linesLeft(values.lines, res.data.results));
         },
       },
     );
@@ -64,7 +77,7 @@ export function ImportCard({ names }: { names: Namer }) {
       </Form>
       {outcome && (
         <div className="static-import-results" data-testid="import-results">
-          <Alert type={outcome.result.created > 0 ? 'success' : 'warning'} showIcon title={outcome.message} data-testid="import-summary" />
+          <Alert type={outcome.result.invalid + outcome.result.duplicate === 0 ? 'success' : 'warning'} showIcon title={outcome.message} data-testid="import-summary" />
           <Table<StaticImportLine>
             size="small"
             rowKey="line"

@@ -87,7 +87,7 @@ export function InventoryList({ names }: { names: Namer }) {
             render: (_v, r) => (r.businessIds.length === 0 ? t('staticAdmin.allLines') : r.businessIds.map(names.business).join(', ')),
           },
           { title: t('staticAdmin.columns.isp'), dataIndex: 'isp', render: (isp: string | null) => isp ?? '—' },
-          { title: t('staticAdmin.columns.upstream'), dataIndex: 'upstream', className: 'nowrap mono' },
+          { title: t('staticAdmin.columns.upstream'), dataIndex: 'upstream', className: 'nowrap', render: (u: string) => <span className="mono">{u}</span> },
           { title: t('staticAdmin.columns.status'), dataIndex: 'status', render: (s: StaticInventoryStatus) => <InventoryStatusTag status={s} /> },
           { title: t('staticAdmin.columns.cooldownUntil'), dataIndex: 'cooldownUntil', className: 'nowrap', render: (v: string | null) => formatDateTime(v) ?? '—' },
           {

@@ -28,7 +28,7 @@ export function StockBoard({ names }: { names: Namer }) {
                 title: t(`staticAdmin.status.${s}`),
                 key: s,
                 align: 'right' as const,
-                render: (_: unknown, c: StaticStockCell) => c.counts[s] ?? 0,
+                render: (_: unknown, c: StaticStockCell) => c.counts[s],
               })),
             ]}
           />

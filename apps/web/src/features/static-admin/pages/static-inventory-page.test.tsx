@@ -23,9 +23,10 @@ const row: StaticInventoryDto = {
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
 };
+const none = { free: 0, reserved: 0, allocated: 0, grace: 0, cooldown: 0, retired: 0 };
 const board: StaticStockCell[] = [
-  { regionId: 1, businessId: null, counts: { free: 3, retired: 1 } },
-  { regionId: 1, businessId: 2, counts: { allocated: 2 } },
+  { regionId: 1, businessId: null, counts: { ...none, free: 3, retired: 1 } },
+  { regionId: 1, businessId: 2, counts: { ...none, allocated: 2 } },
 ];
 const retired: StaticInventoryEvent = { id: 9, event: 'retired', userId: null, orderId: null, actorId: 1, reason: 'blocked upstream', at: '2026-01-02T00:00:00Z' };
 
@@ -96,7 +97,8 @@ const waitLong = { timeout: 10_000 };
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('Static Inventory page', () => {
+// A modal or page with antd selects takes seconds to drive on a loaded 2-core machine: a budget, not a wait.
+describe('Static Inventory page', { timeout: 30_000 }, () => {
   let server: ReturnType<typeof stubServer>;
   beforeEach(() => {
     server = stubServer();
@@ -148,6 +150,8 @@ describe('Static Inventory page', () => {
       ['1', 'Created', '198.51.100.1', '—'],
       ['2', 'Invalid', '—', 'Not a proxy line (test).'],
     ]);
+    // The taken line leaves the box with its password; the invalid one stays to be fixed.
+    expect((within(card).getByTestId('import-lines') as HTMLTextAreaElement).value).toBe('not a line');
     const post = server.calls.find((c) => c.method === 'POST');
     expect(post?.body).toEqual({ regionId: 1, businessIds: [], lines: 'http://u:p@198.51.100.1:8000\nnot a line' });
     // The list and the board are asked again: the import changed both.
