@@ -73,6 +73,8 @@ function stubServer() {
             },
             message: '1 created, 0 duplicate, 1 invalid (test).',
           });
+        case 'PUT /api/manage/static-inventory/5':
+          return Response.json({ data: { ...row, ...(body as object) }, message: 'Saved (test).' });
         case 'DELETE /api/manage/static-inventory/5':
           return Response.json({ data: { ...row, status: 'retired' }, message: 'Retired (test).' });
         default:
@@ -173,5 +175,19 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     expect(event.textContent).toContain('Retired');
     expect(event.textContent).toContain('Reason: blocked upstream');
     expect(event.textContent).toContain('by admin #1');
+  });
+
+  it('edits a row: lines cleared to all, ISP and remark trimmed, empty ISP sent as null', async () => {
+    renderPage();
+    const list = await screen.findByTestId('static-inventory', {}, waitLong);
+    await within(list).findByText('203.0.113.5', {}, waitLong);
+    fireEvent.click(within(list).getByTestId('edit-row'));
+    const modal = await screen.findByTestId('static-edit', {}, waitLong);
+    expect(within(modal).getByText('E-commerce')).toBeTruthy();
+    fireEvent.click(within(modal).getByText('E-commerce').closest('.ant-select-selection-item')!.querySelector('.ant-select-selection-item-remove')!);
+    fireEvent.change(within(modal).getByDisplayValue('Example ISP'), { target: { value: '   ' } });
+    fireEvent.change(within(modal).getByTestId('edit-remark'), { target: { value: ' rack 4 ' } });
+    fireEvent.click(screen.getByTestId('edit-submit'));
+    await waitFor(() => expect(server.calls.find((c) => c.method === 'PUT')?.body).toEqual({ regionId: 1, businessIds: [], isp: null, remark: 'rack 4' }), waitLong);
   });
 });
