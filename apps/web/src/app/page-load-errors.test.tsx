@@ -37,6 +37,7 @@ const DATA_PAGES: Record<string, DataPage> = {
   manageGoods: { path: '/manage/goods', never: [], shows: [['catalogue-goods', 'Basic 10 GB']] },
   manageRegion: { path: '/manage/region', never: [], shows: [['catalogue-region', 'United States']] },
   manageBusiness: { path: '/manage/business', never: [], shows: [['catalogue-business', 'E-commerce']] },
+  manageStaticInventory: { path: '/manage/staticInventory', never: ['static-board', 'static-inventory'], shows: [['static-board', 'Germany'], ['static-inventory', '203.0.113.5']] },
   manageSupply: { path: '/manage/supply', never: [], shows: [['catalogue-upstream', 'us1.supplier.example:8000']] },
 };
 

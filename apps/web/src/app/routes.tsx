@@ -6,6 +6,7 @@ import {
   BookOutlined,
   CloudServerOutlined,
   CreditCardOutlined,
+  DatabaseOutlined,
   DeploymentUnitOutlined,
   EnvironmentOutlined,
   FileSearchOutlined,
@@ -280,6 +281,15 @@ export const appRoutes: readonly AppRoute[] = [
     access: 'admin',
     menu: { label: 'menu.manageSupply', icon: CloudServerOutlined, group: 'admin' },
     page: lazy(() => import('@/features/catalogue/pages/supply-page')),
+  }),
+  layoutRoute({
+    path: '/manage/staticInventory',
+    name: 'manageStaticInventory',
+    title: 'routes.manageStaticInventory',
+    activeIndex: '101-7',
+    access: 'admin',
+    menu: { label: 'menu.manageStaticInventory', icon: DatabaseOutlined, group: 'admin' },
+    page: lazy(() => import('@/features/static-admin/pages/static-inventory-page')),
   }),
   {
     path: '/user/login',

@@ -6,6 +6,7 @@ import type {
   PaymentReviewDto,
   ProxyAccountDto,
   RegionDto,
+  StaticInventoryDto,
   StaticPriceDto,
   StaticRegionDto,
   UpstreamDto,
@@ -42,6 +43,20 @@ const staticRegion: StaticRegionDto = { id: 1, country: 'DE', city: null, name: 
 const business: BusinessDto = { id: 1, code: 'ecommerce', name: name('E-commerce'), sort: 0, enabled: true };
 const staticPrice: StaticPriceDto = { id: 1, regionId: 1, businessId: 1, days: 30, price: 500, currency: 'USD' };
 const upstream: UpstreamDto = { id: 1, protocol: 'http', host: 'us1.supplier.example', port: 8000, username: null, password: null, country: 'US', state: null, city: null, enabled: true, remark: null };
+const staticRow: StaticInventoryDto = {
+  id: 1,
+  ip: '203.0.113.5',
+  regionId: 1,
+  businessIds: [],
+  isp: 'Example ISP',
+  protocol: 'http',
+  upstream: 'http://user:••••@203.0.113.5:8000',
+  status: 'free',
+  cooldownUntil: null,
+  remark: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+};
 const usageRecord: UsageRecordPage = {
   ...page([{ bucket: '2026-01-07', accountId: 1, username: 'scraper_one', accountDeleted: false, country: 'US', bytesUp: 1024, bytesDown: 3072 }]),
   totals: { bytesUp: 1024, bytesDown: 3072 },
@@ -75,6 +90,8 @@ const ANSWERS: Record<string, unknown> = {
   '/api/manage/static-region': { items: [staticRegion] },
   '/api/manage/business': { items: [business] },
   '/api/manage/static-price': { items: [staticPrice] },
+  '/api/manage/static-inventory': page([staticRow]),
+  '/api/manage/static-inventory/board': { items: [{ regionId: 1, businessId: null, counts: { free: 1, reserved: 0, allocated: 0, grace: 0, cooldown: 0, retired: 0 } }] },
   '/api/manage/upstream': { items: [upstream] },
   '/api/manage/supply': { template: 'http://USER-session-{session}:PASS@gate.supplier.example:7000', directEgress: false },
 };

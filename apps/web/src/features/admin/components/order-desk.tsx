@@ -1,4 +1,4 @@
-import { CheckCircleOutlined, DownloadOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, DownloadOutlined, EnvironmentOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import {
   normalizeLang,
   ORDER_KINDS,
@@ -27,6 +27,7 @@ import { useExportOrders } from '../api/export-orders';
 import { ordersQueryOptions, type OrderFilters } from '../api/get-orders';
 import { useVerifyOrder } from '../api/verify-order';
 import { RechargeModal } from './recharge-modal';
+import { StaticGrantModal } from './static-grant-modal';
 
 interface FilterValues {
   status?: OrderStatus;
@@ -54,7 +55,7 @@ export function canVerify(order: Pick<AdminOrderDto, 'status' | 'kind'>): boolea
   return order.kind !== 'manual-recharge' && (order.status === 'pending' || order.status === 'expired');
 }
 
-/** All orders with filters and server paging; verify a pending one; recharge by hand; export as CSV. */
+/** All orders with filters and server paging; verify a pending one; recharge traffic or grant static IPs by hand; export as CSV. */
 export function OrderDesk() {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
@@ -63,6 +64,7 @@ export function OrderDesk() {
   const [form] = Form.useForm<FilterValues>();
   const [filters, setFilters] = useState<OrderFilters>({});
   const [recharging, setRecharging] = useState(false);
+  const [granting, setGranting] = useState(false);
   const paged = usePagedQuery(ordersQueryOptions, filters);
   const verify = useVerifyOrder();
   const exporter = useExportOrders();
@@ -141,6 +143,9 @@ export function OrderDesk() {
           <Button icon={<DownloadOutlined />} loading={exporter.isPending} onClick={() => exporter.mutate(filters)} data-testid="orders-export">
             {t('admin.orders.export')}
           </Button>
+          <Button icon={<EnvironmentOutlined />} onClick={() => setGranting(true)} data-testid="open-static-grant">
+            {t('admin.staticGrant.open')}
+          </Button>
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setRecharging(true)} data-testid="open-recharge">
             {t('admin.recharge.open')}
           </Button>
@@ -210,6 +215,7 @@ export function OrderDesk() {
         ]}
       />
       <RechargeModal open={recharging} onClose={() => setRecharging(false)} />
+      <StaticGrantModal open={granting} onClose={() => setGranting(false)} />
     </div>
   );
 }
