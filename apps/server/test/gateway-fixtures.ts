@@ -4,7 +4,7 @@ import net from 'node:net';
 import { Server as ProxyChainServer } from 'proxy-chain';
 import { generate } from 'selfsigned';
 import { type Gateway, type GatewayOptions, createGateway } from '../src/gateway/gateway';
-import type { Allowance, AuthResult, GatewayAuthority, Refusal, UsageDelta, UsageSink } from '../src/gateway/ports';
+import type { Allowance, AuthResult, GatewayAuthority, PinnedExit, Refusal, UsageDelta, UsageSink } from '../src/gateway/ports';
 
 /*
  * Gateway test kit (gateway tests use real sockets on 127.0.0.1): an in-memory authority and
@@ -29,6 +29,8 @@ interface FakeAccount {
   used: number;
   /** Concurrent connections allowed; null = no limit. */
   maxConnections: number | null;
+  /** A static IP's login: always this exit, no traffic balance. */
+  pinned?: PinnedExit;
 }
 
 /** The store side's account cache, in memory: standing follows the usage the sink applied. */
@@ -40,7 +42,10 @@ export class FakeAuthority implements GatewayAuthority {
   /** The last usage batch applied (the store's figures include it). */
   seenSeq = 0;
 
-  add(name: string, o: { password?: string; balance?: number; cap?: number | null; disabled?: boolean; userId?: number; maxConnections?: number | null } = {}): FakeAccount {
+  add(
+    name: string,
+    o: { password?: string; balance?: number; cap?: number | null; disabled?: boolean; userId?: number; maxConnections?: number | null; pinned?: PinnedExit } = {},
+  ): FakeAccount {
     const id = this.nextId++;
     const a: FakeAccount = {
       id,
@@ -52,6 +57,7 @@ export class FakeAuthority implements GatewayAuthority {
       cap: o.cap ?? null,
       used: 0,
       maxConnections: o.maxConnections ?? null,
+      pinned: o.pinned,
     };
     this.accounts.set(name, a);
     this.byId.set(id, a);
@@ -63,14 +69,15 @@ export class FakeAuthority implements GatewayAuthority {
     if (!a) return { ok: false, reason: 'BAD_CREDENTIALS' };
     if (a.password !== password) return { ok: false, reason: 'BAD_CREDENTIALS', accountId: a.id };
     const r = this.standing(a.id);
-    return r ? { ok: false, reason: r } : { ok: true, accountId: a.id, userId: a.userId };
+    if (r) return { ok: false, reason: r };
+    return a.pinned ? { ok: true, accountId: a.id, userId: a.userId, pinned: a.pinned } : { ok: true, accountId: a.id, userId: a.userId };
   }
 
   standing(accountId: number): Refusal | null {
     const a = this.byId.get(accountId);
     if (!a || a.disabled) return 'ACCOUNT_DISABLED';
     if (a.cap !== null && a.used >= a.cap) return 'ACCOUNT_CAP';
-    if (a.used >= a.balance) return 'NO_TRAFFIC';
+    if (!a.pinned && a.used >= a.balance) return 'NO_TRAFFIC';
     return null;
   }
 
@@ -78,7 +85,7 @@ export class FakeAuthority implements GatewayAuthority {
     const a = this.byId.get(accountId);
     if (!a) return null;
     const capLeft = a.cap === null ? null : a.cap - a.used;
-    return { balance: a.balance - a.used, balanceSeq: this.seenSeq, capLeft, capSeq: this.seenSeq, maxConnections: a.maxConnections };
+    return { balance: a.pinned ? Infinity : a.balance - a.used, balanceSeq: this.seenSeq, capLeft, capSeq: this.seenSeq, maxConnections: a.maxConnections };
   }
 
   usageSeen(): number {

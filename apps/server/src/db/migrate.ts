@@ -13,6 +13,7 @@ import * as jobLeases from './migrations/2026-11-30-job-leases';
 import * as changeVersions from './migrations/2026-12-01-change-versions';
 import * as staticInventory from './migrations/2026-12-02-static-inventory';
 import * as staticAllocations from './migrations/2026-12-03-static-allocations';
+import * as staticChangeVersions from './migrations/2026-12-04-static-change-versions';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-01-change-versions': changeVersions,
   '2026-12-02-static-inventory': staticInventory,
   '2026-12-03-static-allocations': staticAllocations,
+  '2026-12-04-static-change-versions': staticChangeVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

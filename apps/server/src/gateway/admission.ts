@@ -14,13 +14,16 @@ export type Admission =
 
 /**
  * One decision for both listeners: credentials and standing first (so a wrong password never learns
- * whether its parameters were valid), then the username parameters, then an exit. No I/O.
+ * whether its parameters were valid), then the username parameters, then an exit (a static IP's own,
+ * else the chooser's). No I/O.
  */
 export function admit(username: string, password: string, authority: GatewayAuthority, chooser: ExitChooser): Admission {
   const auth = authority.authenticate(accountOf(username), password);
   if (!auth.ok) return auth;
   const params = parseUsername(username);
   if (isBadParam(params)) return { ok: false, reason: 'BAD_PARAMS', param: params };
+  // A static IP's login: a well-formed region or session changes nothing, the exit is the IP's own.
+  if (auth.pinned) return { ok: true, key: { accountId: auth.accountId, userId: auth.userId, country: auth.pinned.country, noBalance: true }, params, exit: auth.pinned.exit };
   const exit = chooser.choose(params, auth.accountId);
   if ('refusal' in exit) return { ok: false, reason: exit.refusal };
   return { ok: true, key: { accountId: auth.accountId, userId: auth.userId, country: params.country }, params, exit };

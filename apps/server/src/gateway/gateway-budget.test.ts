@@ -267,6 +267,50 @@ describe('byte budgets over real sockets (docs/gateway.md#byte-budgets)', () => 
       await g.gw.stop();
     }
   });
+
+  it("a static IP's login draws on no balance: its bytes count for nothing against its user's, and it carries on when they are spent", async () => {
+    const limit = 300 * KB;
+    const whole = 2 * MiB;
+    const g = await startGateway({ chooser, flushMs: NEVER, enforceMs: NEVER, leaseBytes: 256 * KiB });
+    try {
+      const rotatingAccount = g.authority.add('rotating1', { balance: limit, userId: 88 });
+      // No balance of its own either: only its exit and its time would refuse it (docs/gateway.md#static-ips).
+      const pinned = g.authority.add('static01', { balance: 0, userId: 88, pinned: { exit: { kind: 'direct', id: 'direct' }, country: 'JP' } });
+      const tunnel = await connectTunnel(g.gw.httpPort, `${HOST}:${web.port}`, basic('static01', 'pw'));
+      const socks = await socksConnect(g.gw.socksPort, 'static01-country-us', 'pw', HOST, web.port);
+      expect([tunnel.status, socks.rep]).toEqual([200, 0]);
+      const download = async () => {
+        for (const s of [tunnel.socket, socks.socket]) s.write(`GET /bytes/${whole} HTTP/1.1\r\nHost: origin\r\n\r\n`);
+        const answers = await Promise.all([readResponse(tunnel.socket), readResponse(socks.socket)]);
+        expect(answers.map((a) => [a.status, a.body.length])).toEqual([
+          [200, whole],
+          [200, whole],
+        ]);
+      };
+      await download();
+      // Metered and not yet in the store (the batch fails): still nothing taken from the user's balance.
+      g.sink.failing = true;
+      expect(await g.gw.flush()).toBe(false);
+      const rotating = await viaConnect(g.gw.httpPort, basic('rotating1', 'pw'));
+      await download();
+      await closed(rotating);
+      expect([tunnel.socket.destroyed, socks.socket.destroyed]).toEqual([false, false]);
+      g.sink.failing = false;
+      for (const s of [tunnel.socket, socks.socket]) s.destroy();
+      await waitFor(() => g.gw.liveConnections() === 0, 5000, 'the gateway to see the closes');
+      await g.gw.flush();
+      // The rotating account carried its whole balance, and no more than a read and its heads beyond it.
+      const spent = g.sink.total(rotatingAccount.id);
+      expect(spent.up + spent.down).toBeGreaterThanOrEqual(limit);
+      expect(spent.up + spent.down).toBeLessThanOrEqual(limit + READ + HEADS);
+      // Metered under the static IP's country, marked so the store takes nothing from the grants.
+      const deltas = g.sink.batches.flatMap((b) => b.deltas).filter((d) => d.accountId === pinned.id);
+      expect([...new Set(deltas.map((d) => `${d.country} ${d.noBalance}`))]).toEqual(['JP true']);
+      expect(deltas.reduce((n, d) => n + d.bytesDown, 0)).toBeGreaterThan(4 * whole);
+    } finally {
+      await g.gw.stop();
+    }
+  });
 });
 
 describe('concurrent connections per account', () => {

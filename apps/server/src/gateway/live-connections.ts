@@ -8,6 +8,8 @@ export interface MeterKey {
   accountId: number;
   userId: number;
   country: string | null;
+  /** Metered but drawing no traffic balance (a static IP's login): it joins no balance pool. */
+  noBalance?: boolean;
 }
 
 export type RecordBytes = (key: MeterKey, bytesUp: number, bytesDown: number) => void;
@@ -55,7 +57,8 @@ interface Live {
   read: number;
   sent: number;
   account: Pool;
-  user: Pool;
+  /** Null when its bytes draw no balance (`MeterKey.noBalance`). */
+  user: Pool | null;
   /**
    * Per chunk carried (both directions): two counters and a comparison per pool. False when the
    * connection must hold still (plain HTTP's answer then waits for `onCarryOn`).
@@ -246,8 +249,9 @@ export class LiveConnections {
   private carry(live: Live, bytes: number): boolean {
     const { account, user } = live;
     account.charged += bytes;
-    user.charged += bytes;
     if ((account.lease -= bytes) <= 0 && !live.gone) this.renew(account, live);
+    if (!user) return live.holds === 0;
+    user.charged += bytes;
     // The first renew may have cut this connection (and its pools); then there is nothing left to check.
     if ((user.lease -= bytes) <= 0 && !live.gone) this.renew(user, live);
     return live.holds === 0;
@@ -345,7 +349,7 @@ export class LiveConnections {
     this.capAtJoin.id = this.balanceAtJoin.id = -1;
     // A pool with connections has a lease > 0 (else they were cut): only a new pool needs the exact figure.
     if (!account && !this.opening('cap', key, this.capAtJoin)) return 'ACCOUNT_CAP';
-    if (!this.byUser.has(key.userId) && !this.opening('balance', key, this.balanceAtJoin)) return 'NO_TRAFFIC';
+    if (!key.noBalance && !this.byUser.has(key.userId) && !this.opening('balance', key, this.balanceAtJoin)) return 'NO_TRAFFIC';
     // A limit is at least 1: only an account with connections can be at it.
     const max = account ? this.budget.maxConnections(key.accountId) : null;
     if (max !== null && account!.lives.size >= max) return 'TOO_MANY_CONNECTIONS';
@@ -411,7 +415,7 @@ export class LiveConnections {
     // socket changing account may have emptied, and so dropped, a pool `admit` saw: that one is read here).
     const { accountId, userId } = live.key;
     live.account = this.join('cap', accountId, live, this.capAtJoin);
-    live.user = this.join('balance', userId, live, this.balanceAtJoin);
+    live.user = live.key.noBalance ? null : this.join('balance', userId, live, this.balanceAtJoin);
   }
 
   private join(kind: 'balance' | 'cap', id: number, live: Live, known: Opening): Pool {
@@ -432,7 +436,7 @@ export class LiveConnections {
 
   private unindex(live: Live): void {
     this.leave(this.byAccount, live.key.accountId, live);
-    this.leave(this.byUser, live.key.userId, live);
+    if (live.user) this.leave(this.byUser, live.key.userId, live);
   }
 
   private leave(pools: Map<number, Pool>, id: number, live: Live): void {

@@ -25,7 +25,7 @@ export interface UsageMeterOptions {
 interface Batch {
   seq: number;
   deltas: UsageDelta[];
-  /** Bytes of the batch per user and per account, for the byte budgets. */
+  /** Bytes of the batch per user (those drawing the balance) and per account, for the byte budgets. */
   byUser: Map<number, number>;
   byAccount: Map<number, number>;
 }
@@ -57,7 +57,8 @@ export class UsageMeter {
     const hourStart = Math.floor(this.now() / HOUR) * HOUR;
     const id = `${hourStart}|${key.accountId}|${key.country ?? ''}`;
     const bytes = bytesUp + bytesDown;
-    this.sumsByUser.set(key.userId, (this.sumsByUser.get(key.userId) ?? 0) + bytes);
+    // A static IP's bytes are no part of the user's balance: not subtracted from it, not billed from its reservation.
+    if (!key.noBalance) this.sumsByUser.set(key.userId, (this.sumsByUser.get(key.userId) ?? 0) + bytes);
     this.sumsByAccount.set(key.accountId, (this.sumsByAccount.get(key.accountId) ?? 0) + bytes);
     const sum = this.sums.get(id);
     if (sum) {
@@ -65,7 +66,9 @@ export class UsageMeter {
       sum.bytesDown += bytesDown;
     } else {
       const hour = new Date(hourStart).toISOString();
-      this.sums.set(id, { accountId: key.accountId, userId: key.userId, hour, country: key.country, bytesUp, bytesDown });
+      const delta: UsageDelta = { accountId: key.accountId, userId: key.userId, hour, country: key.country, bytesUp, bytesDown };
+      if (key.noBalance) delta.noBalance = true;
+      this.sums.set(id, delta);
     }
   };
 

@@ -17,10 +17,20 @@ export interface ProxyParams {
 }
 
 /** Why a connection is refused; each maps to a documented status (407, 402/403, 502…) in the engine. */
-export type Refusal = 'BAD_CREDENTIALS' | 'BAD_PARAMS' | 'ACCOUNT_DISABLED' | 'NO_TRAFFIC' | 'ACCOUNT_CAP' | 'NO_SUPPLY';
+export type Refusal = 'BAD_CREDENTIALS' | 'BAD_PARAMS' | 'ACCOUNT_DISABLED' | 'NO_TRAFFIC' | 'ACCOUNT_CAP' | 'NO_SUPPLY' | 'STATIC_EXPIRED' | 'STATIC_RELEASED';
+
+/**
+ * A static IP's login (docs/gateway.md#static-ips): it always leaves through its one upstream, whatever
+ * region or session the username names, and its bytes are metered under `country` without drawing the
+ * user's traffic balance (static IPs are sold per day).
+ */
+export interface PinnedExit {
+  exit: Exit;
+  country: string | null;
+}
 
 /** A refusal names the account when it exists (a wrong password), so failed logins are counted per account. */
-export type AuthResult = { ok: true; accountId: number; userId: number } | { ok: false; reason: Refusal; accountId?: number };
+export type AuthResult = { ok: true; accountId: number; userId: number; pinned?: PinnedExit } | { ok: false; reason: Refusal; accountId?: number };
 
 export interface GatewayAuthority {
   /** Checks a proxy account's password and standing from an in-memory cache: no I/O per connection. */
@@ -70,6 +80,8 @@ export interface UsageDelta {
   country: string | null;
   bytesUp: number;
   bytesDown: number;
+  /** A static IP's bytes: metered, and counted on the account, but not taken from the user's traffic grants. */
+  noBalance?: boolean;
 }
 
 export interface UsageSink {

@@ -60,6 +60,9 @@ export const STATUSES: Readonly<Record<GatewayReason, Status>> = {
   ACCOUNT_DISABLED: { http: 403, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'This proxy account is disabled.' },
   NO_TRAFFIC: { http: 402, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'No traffic left on this account; buy a traffic package to continue.' },
   ACCOUNT_CAP: { http: 403, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'This proxy account has reached its traffic limit.' },
+  // 402 like NO_TRAFFIC: paying (a renewal) is what brings the IP back, unchanged.
+  STATIC_EXPIRED: { http: 402, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'This static IP has expired; renew it to continue.' },
+  STATIC_RELEASED: { http: 403, socks: SOCKS_REPLY.NOT_ALLOWED, message: 'This static IP has been released and no longer carries traffic.' },
   TOO_MANY_CONNECTIONS: {
     http: 429,
     socks: SOCKS_REPLY.NOT_ALLOWED,

@@ -13,6 +13,23 @@ export interface AccountRow {
   max_connections: number | null;
   user_status: string;
   seen: number | string | null;
+  /** `rotating` or `static` (a static IP's login); for a static one, its allocation and the inventory row it exits through. */
+  kind: string;
+  static: StaticRow | null;
+}
+
+/** What the gateway needs of a static IP's allocation (docs/gateway.md#static-ips). */
+export interface StaticRow {
+  status: string;
+  expires_at: string;
+  inventory_id: number;
+  inventory_status: string;
+  protocol: string;
+  host: string;
+  port: number;
+  username: string | null;
+  password_sealed: string | null;
+  country: string;
 }
 
 export interface BalanceRow {
@@ -77,19 +94,35 @@ export class AccountCacheRepository {
     return [...new Set(rows.map((r) => r.user_id))];
   }
 
-  /** Every live account, or those of the given users. */
+  /**
+   * Every live account, or those of the given users; a static IP's login with its allocation, the
+   * inventory row it exits through and its region's country (one unique allocation per login).
+   */
   async accounts(gatewayId: string, userIds?: number[]): Promise<AccountRow[]> {
     const q = this.db
       .selectFrom('proxy_accounts as a')
       .innerJoin('users as u', 'u.id', 'a.user_id')
-      .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'a.max_connections', 'u.status as user_status'])
+      .leftJoin('static_allocations as s', 's.account_id', 'a.id')
+      .leftJoin('static_inventory as i', 'i.id', 's.inventory_id')
+      .leftJoin('static_regions as r', 'r.id', 's.region_id')
+      .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'a.max_connections', 'a.kind', 'u.status as user_status'])
+      .select([
+        's.status as s_status',
+        's.expires_at as s_expires_at',
+        'i.id as i_id',
+        'i.status as i_status',
+        'i.protocol as i_protocol',
+        'i.host as i_host',
+        'i.port as i_port',
+        'i.username as i_username',
+        'i.password_sealed as i_password_sealed',
+        'r.country as r_country',
+      ])
       .select(this.seen(gatewayId))
-      .where('a.deleted_at', 'is', null)
-      // Static IPs' logins are not served until the gateway routes them through their own upstream and
-      // leaves the traffic balance alone (docs/business-rules.md#static-residential-ips).
-      .where('a.kind', '=', 'rotating');
-    if (userIds === undefined) return q.execute();
-    return this.sliced(userIds, (ids) => q.where('a.user_id', 'in', ids).execute());
+      .where('a.deleted_at', 'is', null);
+    const read = async (query: typeof q) => (await query.execute()).map(toAccountRow);
+    if (userIds === undefined) return read(q);
+    return this.sliced(userIds, (ids) => read(q.where('a.user_id', 'in', ids)));
   }
 
   /** Balances by the one formula (traffic-repository.ts), with when each first drops and the batches it includes. */
@@ -119,4 +152,37 @@ export class AccountCacheRepository {
       .where('gateway_id', '=', gatewayId)
       .as('seen');
   }
+}
+
+type JoinedRow = Omit<AccountRow, 'static'> & {
+  s_status: string | null;
+  s_expires_at: string | null;
+  i_id: number | null;
+  i_status: string | null;
+  i_protocol: string | null;
+  i_host: string | null;
+  i_port: number | null;
+  i_username: string | null;
+  i_password_sealed: string | null;
+  r_country: string | null;
+};
+
+function toAccountRow({ s_status, s_expires_at, i_id, i_status, i_protocol, i_host, i_port, i_username, i_password_sealed, r_country, ...a }: JoinedRow): AccountRow {
+  // A static login whose allocation is missing (nothing makes one without the other) carries nothing.
+  const joined = s_status !== null && i_id !== null;
+  const staticRow: StaticRow | null = joined
+    ? {
+        status: s_status,
+        expires_at: s_expires_at!,
+        inventory_id: i_id,
+        inventory_status: i_status!,
+        protocol: i_protocol!,
+        host: i_host!,
+        port: Number(i_port),
+        username: i_username,
+        password_sealed: i_password_sealed,
+        country: r_country ?? '',
+      }
+    : null;
+  return { ...a, static: staticRow };
 }

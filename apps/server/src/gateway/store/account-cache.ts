@@ -1,8 +1,23 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type Clock, iso } from '../../lib/clock';
 import type { SealedBox } from '../../lib/sealed-box';
-import type { Allowance, AuthResult, GatewayAuthority, Refusal } from '../ports';
-import type { AccountCacheRepository, AccountRow, BalanceRow, Horizon } from './account-cache-repository';
+import { upstreamUrl } from '../../shared/upstream-url';
+import type { Allowance, AuthResult, GatewayAuthority, PinnedExit, Refusal } from '../ports';
+import type { AccountCacheRepository, AccountRow, BalanceRow, Horizon, StaticRow } from './account-cache-repository';
+
+/**
+ * A static IP's login as the gateway serves it (docs/gateway.md#static-ips): the one exit it may use and
+ * until when. `released`: the allocation is released, its inventory row retired, or it has no allocation.
+ */
+interface StaticLogin {
+  pinned: PinnedExit;
+  released: boolean;
+  grace: boolean;
+  expiresMs: number;
+  /** As stored: the upstream password is opened again only when this changes. */
+  sealed: string | null;
+  password: string | null;
+}
 
 interface CachedAccount {
   id: number;
@@ -17,6 +32,8 @@ interface CachedAccount {
   maxConnections: number | null;
   /** The last of this gateway's usage batches `usedBytes` includes (read in the same statement). */
   seenSeq: number;
+  /** A static IP's login; null for a rotating account. */
+  static: StaticLogin | null;
 }
 
 /** A user's balance, the last of this gateway's usage batches it includes, and when it first drops by time. */
@@ -33,6 +50,13 @@ export interface CacheOptions {
   defaultMaxConnections?: number | null;
   /** A refresh reads everything again when the last whole read is older than this (default 5 minutes). */
   fullReloadMs?: number;
+  /** Opens static IPs' upstream passwords (`SEAL_LABELS.staticUpstreamPassword`); needed once one has a password. */
+  staticUpstreams?: SealedBox;
+  /**
+   * A static IP's login now exits elsewhere (a replacement, or its upstream edited): its live connections
+   * must be cut, so none goes on through the old exit. Called after the refresh that read it.
+   */
+  onExitMoved?: (accountId: number) => void;
 }
 
 /** What one refresh read: whole or only what changed, how many users, account rows and balance rows. */
@@ -77,6 +101,8 @@ export class AccountCache implements GatewayAuthority {
   private horizon: Horizon | null = null;
   private lastFullAt = -Infinity;
   private wholeSeen = 0;
+  /** Static logins whose exit the read in progress found changed. */
+  private moved: number[] = [];
 
   private running = false;
   private queued: Request | null = null;
@@ -161,6 +187,9 @@ export class AccountCache implements GatewayAuthority {
     // Every figure now includes every batch up to this one: a user touched by a later batch than their
     // figure's was changed by it, and re-read above.
     this.wholeSeen = seen;
+    const moved = this.moved;
+    this.moved = [];
+    for (const accountId of moved) this.opts.onExitMoved?.(accountId);
     return summary;
   }
 
@@ -243,6 +272,29 @@ export class AccountCache implements GatewayAuthority {
       usedBytes: Number(a.used_bytes),
       maxConnections: a.max_connections ?? this.opts.defaultMaxConnections ?? null,
       seenSeq: Number(a.seen),
+      static: a.kind === 'static' ? this.staticLogin(a, known?.static ?? null) : null,
+    };
+  }
+
+  private staticLogin(a: AccountRow, known: StaticLogin | null): StaticLogin {
+    const s: StaticRow | null = a.static;
+    if (!s) return { pinned: { exit: { kind: 'direct', id: 'direct' }, country: null }, released: true, grace: false, expiresMs: 0, sealed: null, password: null };
+    let password = known && known.sealed === s.password_sealed ? known.password : null;
+    if (s.password_sealed !== null && password === null) {
+      if (!this.opts.staticUpstreams) throw new Error('static upstream passwords cannot be opened: no staticUpstreams box');
+      password = this.opts.staticUpstreams.open(s.password_sealed);
+    }
+    const url = upstreamUrl({ protocol: s.protocol, host: s.host, port: s.port, username: s.username, password });
+    const exit = { kind: 'upstream' as const, url, id: `static-${s.inventory_id}` };
+    const was = known?.pinned.exit;
+    if (was && was.kind === 'upstream' && (was.id !== exit.id || was.url !== exit.url)) this.moved.push(a.id);
+    return {
+      pinned: { exit, country: s.country ? s.country.toUpperCase() : null },
+      released: s.status === 'released' || s.inventory_status === 'retired',
+      grace: s.status === 'grace',
+      expiresMs: Date.parse(s.expires_at),
+      sealed: s.password_sealed,
+      password,
     };
   }
 
@@ -253,12 +305,15 @@ export class AccountCache implements GatewayAuthority {
     // The account is named on a wrong password: its owner sees the failed logins (never the guesses).
     if (a.password.length !== given.length || !timingSafeEqual(a.password, given)) return { ok: false, reason: 'BAD_CREDENTIALS', accountId: a.id };
     const refusal = this.standing(a.id);
-    return refusal ? { ok: false, reason: refusal } : { ok: true, accountId: a.id, userId: a.userId };
+    if (refusal) return { ok: false, reason: refusal };
+    return a.static ? { ok: true, accountId: a.id, userId: a.userId, pinned: a.static.pinned } : { ok: true, accountId: a.id, userId: a.userId };
   }
 
   standing(accountId: number): Refusal | null {
     const a = this.byId.get(accountId);
     if (!a || !a.active) return 'ACCOUNT_DISABLED';
+    // A static IP draws no traffic balance; its expiry is checked against the clock here, so it needs no write to take effect.
+    if (a.static) return a.static.released ? 'STATIC_RELEASED' : a.static.grace || this.clock.now().getTime() >= a.static.expiresMs ? 'STATIC_EXPIRED' : null;
     if (a.limitBytes !== null && a.usedBytes >= a.limitBytes) return 'ACCOUNT_CAP';
     if ((this.balance.get(a.userId)?.left ?? 0) <= 0) return 'NO_TRAFFIC';
     return null;
@@ -270,7 +325,8 @@ export class AccountCache implements GatewayAuthority {
     const b = this.balance.get(a.userId);
     return {
       // No row: nothing left (the query skips spent and expired grants), whatever this gateway metered.
-      balance: b?.left ?? 0,
+      // A static IP's connections draw on no balance (they join no balance pool): nothing to bound.
+      balance: a.static ? Infinity : (b?.left ?? 0),
       balanceSeq: b?.seenSeq ?? Number.MAX_SAFE_INTEGER,
       capLeft: a.limitBytes === null ? null : a.limitBytes - a.usedBytes,
       capSeq: a.seenSeq,

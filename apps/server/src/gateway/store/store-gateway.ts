@@ -78,10 +78,17 @@ export interface StoreGateway {
 export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGateway> {
   // A new id per process: batch numbers restart with the process, so the id must too.
   const gatewayId = `${hostname().slice(0, 40)}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  // Set once the gateway is up; a static IP that moved before then has no connection to cut.
+  const serving: { gateway?: Gateway } = {};
   const cache = new AccountCache(new AccountCacheRepository(o.db), o.clock, new SealedBox(o.appSecret, SEAL_LABELS.proxyPassword), {
     gatewayId,
     defaultMaxConnections: o.defaultMaxConnections ?? null,
     fullReloadMs: o.fullReloadMs,
+    staticUpstreams: new SealedBox(o.appSecret, SEAL_LABELS.staticUpstreamPassword),
+    onExitMoved: (accountId) => {
+      const closed = serving.gateway?.closeAccount(accountId) ?? 0;
+      if (closed > 0) o.log.info({ accountId, closed, cause: 'exit-moved' }, 'gateway: connections through a static IP\'s old exit closed');
+    },
   });
   const supply = new SupplyRepository(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.upstreamPassword));
   const chooser = new UpstreamExitChooser({}, { now: () => o.clock.now().getTime() });
@@ -133,6 +140,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     now: () => o.clock.now().getTime(),
   });
   await gateway.start();
+  serving.gateway = gateway;
   const onCutoff = (e: CutoffEvent) => {
     cache
       .refreshUser(e.userId)

@@ -6,7 +6,7 @@ import type { ReservationRepository } from './reservation-repository';
 
 /**
  * Writes the gateway's metered bytes (docs/gateway.md#metering): hourly usage rows, the proxy account's used bytes and
- * the owner's traffic grants, earliest expiry first — all in one transaction, keyed by the batch's
+ * the owner's traffic grants, earliest expiry first (not for a static IP's bytes) — all in one transaction, keyed by the batch's
  * `(gatewayId, seq)` so a retried batch is applied once.
  */
 export class UsageRepository implements UsageSink {
@@ -53,7 +53,8 @@ export class UsageRepository implements UsageSink {
           .set((eb) => ({ used_bytes: eb('used_bytes', '+', bytes) }))
           .where('id', '=', d.accountId)
           .execute();
-        perUser.set(d.userId, (perUser.get(d.userId) ?? 0) + bytes);
+        // A static IP is sold per day: its bytes are charted and counted on its login, never taken from grants.
+        if (!d.noBalance) perUser.set(d.userId, (perUser.get(d.userId) ?? 0) + bytes);
         perAccount.set(d.accountId, (perAccount.get(d.accountId) ?? 0) + bytes);
       }
       const users = [...perUser].sort(([a], [b]) => a - b);

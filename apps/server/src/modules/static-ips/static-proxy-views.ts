@@ -32,6 +32,7 @@ export class StaticProxyViews {
 
   /** Pass the transaction when inside one: SQLite has one connection, which the transaction holds. */
   async toDtos(rows: AllocationView[], trx?: Transaction<Database>): Promise<StaticProxyDto[]> {
+    const now = iso(this.clock.now());
     const since = iso(addMs(this.clock.now(), -REPLACEMENT_WINDOW_DAYS * DAY));
     const used = await this.allocations.replacementsSince(
       rows.map((r) => r.id),
@@ -51,7 +52,8 @@ export class StaticProxyViews {
       ...this.endpoint,
       startsAt: r.starts_at,
       expiresAt: r.expires_at,
-      status: r.status,
+      // The gateway refuses an IP the moment it expires; the job marks it grace up to 30 s later.
+      status: r.status === 'active' && r.expires_at <= now ? 'grace' : r.status,
       remark: r.remark,
       replacementsLeft: Math.max(0, this.replacementsPerWindow - (used.get(r.id) ?? 0)),
     }));

@@ -4,6 +4,7 @@ import type { Database, UpstreamTable } from '../../db/schema';
 import { AppError } from '../../shared/errors';
 import { type Clock, iso } from '../../lib/clock';
 import { type SealedBox, mask } from '../../lib/sealed-box';
+import { upstreamUrl } from '../../shared/upstream-url';
 
 const SETTINGS_KEY = 'gateway.supply';
 
@@ -82,12 +83,13 @@ export class SupplyRepository {
   /** The enabled upstreams as proxy URLs, for the gateway's exit chooser. */
   async enabledUpstreams(): Promise<SupplyUpstream[]> {
     const rows = await this.db.selectFrom('upstreams').selectAll().where('enabled', '=', 1).orderBy('id').execute();
-    return rows.map((r) => {
-      const url = new URL(`${r.protocol}://${r.host.includes(':') ? `[${r.host}]` : r.host}:${r.port}`);
-      if (r.username) url.username = encodeURIComponent(r.username);
-      if (r.password_sealed) url.password = encodeURIComponent(this.box.open(r.password_sealed));
-      return { id: `upstream-${r.id}`, url: url.toString().replace(/\/$/, ''), country: r.country, state: r.state, city: r.city };
-    });
+    return rows.map((r) => ({
+      id: `upstream-${r.id}`,
+      url: upstreamUrl({ ...r, password: r.password_sealed ? this.box.open(r.password_sealed) : null }),
+      country: r.country,
+      state: r.state,
+      city: r.city,
+    }));
   }
 
   private columns(b: UpstreamBody, sealed: string | null) {
