@@ -156,23 +156,52 @@ export class StaticInventoryRepository {
 
   /**
    * Reserves `quantity` rows of a region that may serve a business line for `orderId`, or none: the ids,
-   * or null when fewer are takeable. PostgreSQL locks the rows it picks and skips rows another buyer has
-   * locked, so racing buyers get different rows; SQLite has one writer at a time.
+   * or null when fewer are takeable.
    */
   async reserve(q: { regionId: number; businessId: number; quantity: number; orderId: number; now: string }, trx: Trx): Promise<number[] | null> {
-    let pick = trx
-      .selectFrom('static_inventory as i')
-      .select('i.id')
-      .where('i.region_id', '=', q.regionId)
-      .where(servesLine(q.businessId))
-      .where(takeable(q.now))
-      .orderBy('i.id')
-      .limit(q.quantity);
-    if (trx.getExecutor().adapter instanceof PostgresAdapter) pick = pick.forUpdate().skipLocked();
-    const ids = (await pick.execute()).map((r) => r.id);
-    if (ids.length < q.quantity) return null;
+    const ids = await this.pick(q, trx);
+    if (!ids) return null;
     await trx.updateTable('static_inventory').set({ status: 'reserved', order_id: q.orderId, updated_at: q.now }).where('id', 'in', ids).execute();
     return ids;
+  }
+
+  /**
+   * Locks `quantity` takeable rows of the region and line (other than `except`) for this transaction;
+   * null when there are fewer. PostgreSQL skips rows another buyer holds locked, so racing buyers get
+   * different rows; SQLite has one writer at a time.
+   *
+   * A row that another buyer reserved and committed while this statement ran is locked and re-read by
+   * PostgreSQL in its new version, but the `orders` subquery of `takeable` still sees this statement's
+   * older snapshot, where that buyer's order does not exist yet: the row would look takeable and be
+   * reserved twice (100 buyers racing for 10 rows got 11). So the locked rows are judged again in a new
+   * statement, which sees every commit before it; those that fail are left, and more are picked.
+   */
+  private async pick(q: { regionId: number; businessId: number; quantity: number; except?: number; now: string }, trx: Trx): Promise<number[] | null> {
+    const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
+    const seen = new Set<number>(q.except === undefined ? [] : [q.except]);
+    const taken: number[] = [];
+    while (taken.length < q.quantity) {
+      let candidates = trx
+        .selectFrom('static_inventory as i')
+        .select('i.id')
+        .where('i.region_id', '=', q.regionId)
+        .where(servesLine(q.businessId))
+        .where(takeable(q.now))
+        .orderBy('i.id')
+        .limit(q.quantity - taken.length);
+      if (seen.size > 0) candidates = candidates.where('i.id', 'not in', [...seen]);
+      if (pg) candidates = candidates.forUpdate().skipLocked();
+      const ids = (await candidates.execute()).map((r) => r.id);
+      if (ids.length === 0) return null;
+      for (const id of ids) seen.add(id);
+      if (!pg) {
+        taken.push(...ids);
+        continue;
+      }
+      const still = await trx.selectFrom('static_inventory as i').select('i.id').where('i.id', 'in', ids).where(takeable(q.now)).execute();
+      taken.push(...still.map((r) => r.id));
+    }
+    return taken;
   }
 
   /** Rows still reserved by the order, of the region and line given. */
@@ -233,19 +262,9 @@ export class StaticInventoryRepository {
 
   /** One takeable row of the region and line other than `except`, taken straight into allocated (a replacement). */
   async takeOne(q: { regionId: number; businessId: number; except: number; now: string }, trx: Trx): Promise<number | null> {
-    let pick = trx
-      .selectFrom('static_inventory as i')
-      .select('i.id')
-      .where('i.region_id', '=', q.regionId)
-      .where('i.id', '<>', q.except)
-      .where(servesLine(q.businessId))
-      .where(takeable(q.now))
-      .orderBy('i.id')
-      .limit(1);
-    if (trx.getExecutor().adapter instanceof PostgresAdapter) pick = pick.forUpdate().skipLocked();
-    const row = await pick.executeTakeFirst();
-    if (!row) return null;
-    await trx.updateTable('static_inventory').set({ status: 'allocated', order_id: null, updated_at: q.now }).where('id', '=', row.id).execute();
-    return row.id;
+    const ids = await this.pick({ ...q, quantity: 1 }, trx);
+    if (!ids) return null;
+    await trx.updateTable('static_inventory').set({ status: 'allocated', order_id: null, updated_at: q.now }).where('id', '=', ids[0]!).execute();
+    return ids[0]!;
   }
 }
