@@ -12,7 +12,7 @@ import { browser } from '@/lib/api-client';
 import { formatBytes, formatMoney, localizedName } from '@/lib/format';
 import { useBuyDynamic, type Purchase } from '../api/buy-dynamic';
 import { trafficKey } from '@/api/get-traffic';
-import { PayMethodPicker } from './pay-method-picker';
+import { PayMethodPicker } from '@/components/payment/pay-method-picker';
 
 export interface CheckoutEvents {
   onMethod: (method: PayMethod) => void;
