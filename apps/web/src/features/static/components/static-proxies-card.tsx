@@ -11,7 +11,7 @@ import { QueryError } from '@/components/query-state';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { saveBlob } from '@/lib/download';
 import { countryName, formatDateTime, localizedName } from '@/lib/format';
-import { timeLeft } from '../lib/expiry';
+import { timeLeft } from '@/lib/time-left';
 import { staticLines, staticLinesText } from '../lib/static-lines';
 
 const STATUS_COLORS: Record<StaticProxyStatus, string> = { active: 'green', grace: 'orange', released: 'default' };
