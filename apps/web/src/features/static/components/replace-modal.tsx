@@ -1,6 +1,7 @@
 import { STATIC_REPLACE_REASONS, type StaticProxyDto } from '@resi/contract';
-import { App, Alert, Form, Input, Modal, Select, type ButtonProps } from 'antd';
+import { Alert, Form, Input, Modal, Select, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { notify } from '@/lib/notify';
 import { useReplaceStaticProxy } from '../api/replace-static-proxy';
 
 type Reason = (typeof STATIC_REPLACE_REASONS)[number];
@@ -8,7 +9,6 @@ type Reason = (typeof STATIC_REPLACE_REASONS)[number];
 /** Asking for another exit for one IP: a reason and an optional note; the quota left is shown. */
 export function ReplaceModal({ proxy, onClose }: { proxy: StaticProxyDto | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const replace = useReplaceStaticProxy();
   const [form] = Form.useForm<{ reason: Reason; note?: string }>();
 
@@ -20,7 +20,7 @@ export function ReplaceModal({ proxy, onClose }: { proxy: StaticProxyDto | null;
       { id: proxy.id, body: { reason: values.reason, ...(note ? { note } : {}) } },
       {
         onSuccess: (next) => {
-          void message.success(t('static.replace.done', { ip: next.ip }));
+          notify.success(t('static.replace.done', { ip: next.ip }));
           onClose();
         },
       },
