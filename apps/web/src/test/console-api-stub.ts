@@ -88,6 +88,7 @@ const ANSWERS: Record<string, unknown> = {
   '/api/region': { items: [region] },
   '/api/proxy/static': page([staticProxy]),
   '/api/business': { items: [business] },
+  '/api/static-region': { items: [{ ...staticRegion, stock: [{ businessId: 1, available: 4 }] }] },
   '/api/record/static-order': page([staticOrder]),
   '/api/goods': { packages: [pkg], staticPrices: [] },
   '/api/pay/methods': { methods: ['sandbox'] },

@@ -85,7 +85,7 @@ function RenewChoice({ proxies, prices, methods: methodsQuery, onBought }: { pro
             {t('static.renew.days')}
           </Typography.Title>
           <Select
-            className="full-width"
+            className="full-width static-renew__days"
             value={days}
             onChange={setDays}
             options={options.map((o) => ({ value: o.days, label: t('static.renew.daysOption', { days: o.days, price: formatMoney(o.total, o.currency, lang) }) }))}

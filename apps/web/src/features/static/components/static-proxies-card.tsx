@@ -4,10 +4,11 @@ import { Button, Card, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBusinesses } from '@/api/get-businesses';
+import { useStaticRegions } from '@/api/get-static-regions';
 import { staticProxiesQueryOptions } from '@/api/get-static-proxies';
 import { CopyableCode } from '@/components/copyable-code';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { QueryError } from '@/components/query-state';
+import { combineQueries, QueryError } from '@/components/query-state';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { saveBlob } from '@/lib/download';
 import { countryName, formatDateTime, localizedName } from '@/lib/format';
@@ -37,6 +38,9 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
   const paged = usePagedQuery(staticProxiesQueryOptions, {}, STATIC_PROXIES_PAGE_SIZE);
   const proxies = paged.query;
   const businesses = useBusinesses();
+  const regions = useStaticRegions();
+  // Names of the lines and regions: the list itself shows without them, their failure is said above it.
+  const names = combineQueries([businesses, regions] as const);
   const [selected, setSelected] = useState<StaticProxyDto[]>([]);
   const now = Date.now();
   const onScreen = proxies.data?.items ?? [];
@@ -46,6 +50,12 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
   const businessName = (id: number) => {
     const found = businesses.data?.find((b) => b.id === id);
     return found ? localizedName(found.name, lang) : null;
+  };
+
+  // The operator's name of the region; a region no longer on sale falls back to its country and city code.
+  const regionName = (p: StaticProxyDto) => {
+    const found = regions.data?.find((r) => r.id === p.regionId);
+    return found ? localizedName(found.name, lang) : [countryName(p.country, lang), p.city].filter(Boolean).join(' · ');
   };
 
   const exportLines = () => saveBlob(new Blob([staticLinesText(onScreen)], { type: 'text/plain' }), STATIC_LINES_FILE);
@@ -70,13 +80,15 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
       }
       data-testid="static-proxies"
     >
-      {businesses.isError ? <QueryError query={businesses} title={t('static.list.businessesFailed')} /> : null}
+      {names.isError ? <QueryError query={names} title={t('static.list.namesFailed')} /> : null}
       <PagedTable<StaticProxyDto>
         paged={paged}
         rowKey="id"
         size="middle"
         emptyText={t('static.list.empty')}
         errorTitle={t('static.list.failed')}
+        // Each IP's two lines take the full width under its row: in a column they would push the table wide.
+        expandable={{ expandedRowKeys: onScreen.map((p) => p.id), showExpandColumn: false, expandedRowRender: (p) => <StaticLines proxy={p} /> }}
         rowSelection={{
           selectedRowKeys: chosen.map((p) => p.id),
           onChange: (_keys, rows) => setSelected(rows),
@@ -94,7 +106,13 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
               </div>
             ),
           },
-          { title: t('static.list.columns.region'), key: 'region', className: 'nowrap', render: (_v, p) => [countryName(p.country, lang), p.city].filter(Boolean).join(' · ') },
+          { title: t('static.list.columns.region'), key: 'region', className: 'nowrap', render: (_v, p) => (
+              <div>
+                <div>{regionName(p)}</div>
+                <Typography.Text type="secondary">{countryName(p.country, lang)}</Typography.Text>
+              </div>
+            ),
+          },
           { title: t('static.list.columns.business'), key: 'business', className: 'nowrap', render: (_v, p) => businessName(p.businessId) ?? t('commerce.none') },
           {
             title: t('static.list.columns.status'),
@@ -132,26 +150,6 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
               </div>
             ),
           },
-          {
-            title: t('static.list.columns.lines'),
-            key: 'lines',
-            className: 'nowrap',
-            render: (_v, p) => {
-              const lines = staticLines(p);
-              return (
-                <div className="static-lines" data-testid="static-lines">
-                  <div>
-                    <Tag>HTTP</Tag>
-                    <CopyableCode value={lines.http} />
-                  </div>
-                  <div>
-                    <Tag>SOCKS5</Tag>
-                    <CopyableCode value={lines.socks5} />
-                  </div>
-                </div>
-              );
-            },
-          },
           { title: t('static.list.columns.replacements'), dataIndex: 'replacementsLeft', align: 'right', className: 'nowrap' },
           {
             title: t('static.list.columns.actions'),
@@ -172,5 +170,21 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
         ]}
       />
     </Card>
+  );
+}
+
+function StaticLines({ proxy }: { proxy: StaticProxyDto }) {
+  const lines = staticLines(proxy);
+  return (
+    <div className="static-lines" data-testid="static-lines" data-ip={proxy.ip}>
+      <div>
+        <Tag>HTTP</Tag>
+        <CopyableCode value={lines.http} />
+      </div>
+      <div>
+        <Tag>SOCKS5</Tag>
+        <CopyableCode value={lines.socks5} />
+      </div>
+    </div>
   );
 }

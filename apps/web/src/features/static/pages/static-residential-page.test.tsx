@@ -72,6 +72,8 @@ beforeEach(() => {
     switch (path) {
       case '/api/proxy/static':
         return answer({ items: listed, total: listed.length, page: 1, pageSize: 10 });
+      case '/api/static-region':
+        return answer({ items: [{ id: 1, country: 'DE', city: 'berlin', name: name('Berlin'), sort: 0, enabled: true, stock: [{ businessId: 1, available: 4 }] }] });
       case '/api/business':
         return answer({ items: [{ id: 1, code: 'ecommerce', name: name('E-commerce'), sort: 0, enabled: true }, { id: 2, code: 'social', name: name('Social media'), sort: 1, enabled: true }] });
       case '/api/record/static-order':
@@ -119,14 +121,16 @@ describe('StaticResidentialPage', () => {
     const [first, second] = await rows();
     const text = first!.textContent!;
     expect(text).toContain('203.0.113.1');
-    expect(text).toContain('Germany · Berlin');
+    // The operator's region name, with the country.
+    expect(text).toContain('BerlinGermany');
     expect(text).toContain('E-commerce');
     expect(within(first!).getByTestId('static-status').textContent).toBe('Active');
     expect(within(first!).getByTestId('static-time-left').textContent).toBe('in 3 days');
     expect(text).toContain('suser00001');
     expect(text).toContain('StaticPass000001');
-    expect(text).toContain('http://suser00001:StaticPass000001@gw.acme.example:9001');
-    expect(text).toContain('socks5h://suser00001:StaticPass000001@gw.acme.example:9002');
+    const lines = screen.getAllByTestId('static-lines').find((el) => el.dataset.ip === active.ip)!;
+    expect(lines.textContent).toContain('http://suser00001:StaticPass000001@gw.acme.example:9001');
+    expect(lines.textContent).toContain('socks5h://suser00001:StaticPass000001@gw.acme.example:9002');
     expect((within(first!).getByTestId('static-replace') as HTMLButtonElement).disabled).toBe(false);
 
     expect(second!.textContent).toContain('Social media');
