@@ -70,8 +70,10 @@ export function StaticPurchase({ regions, businesses, prices, onBuy }: StaticPur
       <Typography.Title level={5}>{t('buy.static.business')}</Typography.Title>
       <Radio.Group value={businessId} onChange={(e) => setWanted({ ...wanted, regionId: region.id, businessId: e.target.value as number })} optionType="button" data-testid="static-businesses">
         {lines.map((b) => (
-          <Radio.Button key={b.id} value={b.id} data-testid={`static-business-${b.code}`}>
-            {localizedName(b.name, lang)} <span className="muted">· {available(b.id) > 0 ? t('buy.static.left', { count: available(b.id) }) : t('buy.static.outOfStock')}</span>
+          <Radio.Button key={b.id} value={b.id}>
+            <span data-testid={`static-business-${b.code}`}>
+              {localizedName(b.name, lang)} <span className="muted">· {available(b.id) > 0 ? t('buy.static.left', { count: available(b.id) }) : t('buy.static.outOfStock')}</span>
+            </span>
           </Radio.Button>
         ))}
       </Radio.Group>
