@@ -29,7 +29,7 @@ test.beforeAll(async ({ request }) => {
   adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
 });
 
-test('a customer buys 2 static IPs, pays with the sandbox and sees them with their lines', async ({ page }) => {
+test('a customer buys 2 static IPs on Package Purchase, pays with the sandbox and sees them with their lines', async ({ page, context }) => {
   const name = (en: string, zhCn: string, zh: string) => ({ en, 'zh-cn': zhCn, zh });
   const region = (await call(page, adminToken, 'post', '/api/manage/static-region', { country: 'NL', city: 'amsterdam', name: name('Amsterdam', '阿姆斯特丹', '阿姆斯特丹') })) as { id: number };
   const business = (await call(page, adminToken, 'post', '/api/manage/business', { code: `shop${Date.now().toString(36)}`, name: name('Online shops', '电商', '電商') })) as { id: number };
@@ -41,17 +41,31 @@ test('a customer buys 2 static IPs, pays with the sandbox and sees them with the
   })) as { created: number };
   expect(imported.created).toBe(3);
 
-  const purchase = (await call(page, token, 'post', '/api/buy/static', { regionId: region.id, businessId: business.id, quantity: 2, days: 30, payMethod: 'sandbox' })) as {
-    order: { orderNo: string };
-    payment: { type: string; url: string };
-  };
-  expect(purchase.payment.type).toBe('redirect');
-  await page.goto(purchase.payment.url);
-  await expect(page.getByTestId('sandbox-order')).toHaveText(purchase.order.orderNo);
-  await page.getByTestId('sandbox-pay').click();
-  await expect(page.getByTestId('sandbox-result')).toBeVisible();
+  // Bought on Package Purchase's static tab, through the same checkout as traffic.
+  await page.goto(`/manage/center/buy?lang=en&token=${token}`);
+  await page.getByRole('tab', { name: 'Static IPs' }).click();
+  const offer = page.getByTestId('static-purchase');
+  await offer.getByText('Amsterdam').click();
+  await expect(offer.getByTestId('static-stock')).toHaveText('3 left');
+  await offer.getByTestId('static-quantity').fill('2');
+  await expect(offer.getByTestId('static-total')).toHaveText('$10.00');
+  await keepScreenshot(page, 'static-buy-en');
+  await offer.getByTestId('static-buy').click();
+  const checkout = page.getByTestId('checkout-method');
+  await expect(checkout).toContainText('Online shops · 2 IP · 30 days');
+  await checkout.getByTestId('pay-method-sandbox').click();
+  const popup = context.waitForEvent('page');
+  await page.getByTestId('checkout-pay').click();
+  const sandbox = await popup;
+  const orderNo = (await page.getByTestId('payment-order-no').innerText()).trim();
+  await expect(sandbox.getByTestId('sandbox-order')).toHaveText(orderNo);
+  await sandbox.getByTestId('sandbox-pay').click();
+  await expect(sandbox.getByTestId('sandbox-result')).toBeVisible();
+  await sandbox.close();
+  await expect(page.getByTestId('payment-paid')).toContainText('Your static IPs are ready', { timeout: 15_000 });
+  await page.getByRole('button', { name: 'Static Residential' }).click();
+  await expect(page).toHaveURL(/\/manage\/center\/staticResidential$/);
 
-  await page.goto(`/manage/center/staticResidential?lang=en&token=${token}`);
   const rows = page.getByTestId('static-proxies').locator('.ant-table-row');
   await expect(rows).toHaveCount(2);
   for (const row of await rows.all()) {
@@ -67,7 +81,7 @@ test('a customer buys 2 static IPs, pays with the sandbox and sees them with the
     await expect(lines).toContainText(/http:\/\/s[a-z0-9]{9}:\S+@\S+:\d+/);
     await expect(lines).toContainText(/socks5h:\/\/s[a-z0-9]{9}:\S+@\S+:\d+/);
   }
-  await expect(page.getByTestId('static-orders').locator('.ant-table-row', { hasText: purchase.order.orderNo })).toContainText('Paid');
+  await expect(page.getByTestId('static-orders').locator('.ant-table-row', { hasText: orderNo })).toContainText('Paid');
 
   // The export holds each IP's two lines, as on screen.
   const download = page.waitForEvent('download');
