@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { useStaticProxies } from '@/api/get-static-proxies';
 import { QueryError } from '@/components/query-state';
 import { countryName, formatDateTime } from '@/lib/format';
+import { useNow } from '@/hooks/use-now';
 import { timeLeft } from '@/lib/time-left';
 
 /** The reminder's horizon (docs/console.md#account-home). */
@@ -20,51 +21,51 @@ export const EXPIRING_SHOWN = 10;
 export function ExpiringStaticCard() {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
+  const now = useNow();
   const expiring = useStaticProxies({ expiringDays: EXPIRING_DAYS, page: 1, pageSize: EXPIRING_SHOWN });
   if (!expiring.isError && (expiring.data?.items.length ?? 0) === 0) return null;
-  const now = Date.now();
   return (
     <Col span={24}>
-    <Card
-      variant="borderless"
-      className="surface-card"
-      title={
-        <span>
-          <ClockCircleOutlined /> {t('home.expiring.title')}
-        </span>
-      }
-      extra={
-        <Link to="/center/staticResidential">
-          <Button type="primary" icon={<SyncOutlined />} data-testid="home-expiring-renew">
-            {t('home.expiring.renew')}
-          </Button>
-        </Link>
-      }
-      data-testid="home-expiring"
-    >
-      {expiring.isError ? (
-        <QueryError query={expiring} title={t('home.expiring.failed')} />
-      ) : (
-        <ul className="recent-orders">
-          {expiring.data!.items.map((p) => (
-            <li key={p.id} className="recent-orders__row" data-testid="home-expiring-ip">
-              <div className="recent-orders__what">
-                <span className="mono">{p.ip}</span>
-                <Typography.Text type="secondary">
-                  {[countryName(p.country, lang), p.city].filter(Boolean).join(' · ')} · {formatDateTime(p.expiresAt)}
+      <Card
+        variant="borderless"
+        className="surface-card"
+        title={
+          <span>
+            <ClockCircleOutlined /> {t('home.expiring.title')}
+          </span>
+        }
+        extra={
+          <Link to="/center/staticResidential">
+            <Button type="primary" icon={<SyncOutlined />} data-testid="home-expiring-renew">
+              {t('home.expiring.renew')}
+            </Button>
+          </Link>
+        }
+        data-testid="home-expiring"
+      >
+        {expiring.isError ? (
+          <QueryError query={expiring} title={t('home.expiring.failed')} />
+        ) : (
+          <ul className="recent-orders">
+            {expiring.data!.items.map((p) => (
+              <li key={p.id} className="recent-orders__row" data-testid="home-expiring-ip">
+                <div className="recent-orders__what">
+                  <span className="mono">{p.ip}</span>
+                  <Typography.Text type="secondary">
+                    {[countryName(p.country, lang), p.city].filter(Boolean).join(' · ')} · {formatDateTime(p.expiresAt)}
+                  </Typography.Text>
+                </div>
+                <Typography.Text type={timeLeft(p.expiresAt, now, lang) ? 'warning' : 'danger'} className="nowrap">
+                  {timeLeft(p.expiresAt, now, lang) ?? t('home.expiring.expired')}
                 </Typography.Text>
-              </div>
-              <Typography.Text type={timeLeft(p.expiresAt, now, lang) ? 'warning' : 'danger'} className="nowrap">
-                {timeLeft(p.expiresAt, now, lang) ?? t('home.expiring.expired')}
-              </Typography.Text>
-            </li>
-          ))}
-        </ul>
-      )}
-      {expiring.data && expiring.data.total > expiring.data.items.length ? (
-        <Typography.Text type="secondary">{t('home.expiring.more', { count: expiring.data.total - expiring.data.items.length })}</Typography.Text>
-      ) : null}
-    </Card>
+              </li>
+            ))}
+          </ul>
+        )}
+        {expiring.data && expiring.data.total > expiring.data.items.length ? (
+          <Typography.Text type="secondary">{t('home.expiring.more', { count: expiring.data.total - expiring.data.items.length })}</Typography.Text>
+        ) : null}
+      </Card>
     </Col>
   );
 }

@@ -12,6 +12,7 @@ import { combineQueries, QueryError } from '@/components/query-state';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { saveBlob } from '@/lib/download';
 import { countryName, formatDateTime, localizedName } from '@/lib/format';
+import { useNow } from '@/hooks/use-now';
 import { timeLeft } from '@/lib/time-left';
 import { staticLines, staticLinesText } from '../lib/static-lines';
 
@@ -41,8 +42,8 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
   const regions = useStaticRegions();
   // Names of the lines and regions: the list itself shows without them, their failure is said above it.
   const names = combineQueries([businesses, regions] as const);
+  const now = useNow();
   const [selected, setSelected] = useState<StaticProxyDto[]>([]);
-  const now = Date.now();
   const onScreen = proxies.data?.items ?? [];
   // Only rows still on screen count: a renewed or released IP may have changed since it was ticked.
   const chosen = selected.filter((s) => onScreen.some((p) => p.id === s.id && p.status !== 'released'));
