@@ -24,10 +24,11 @@ interface DataPage {
 }
 
 const DATA_PAGES: Record<string, DataPage> = {
-  center: { path: '/center', never: ['balance-value', 'home-usage-total', 'home-order'], shows: [['balance-value', '7 GB'], ['home-usage-total', '2 GB'], ['home-order', 'Basic 10 GB']] },
+  center: { path: '/center', never: ['balance-value', 'home-usage-total', 'home-order'], shows: [['balance-value', '7 GB'], ['home-usage-total', '2 GB'], ['home-order', 'Basic 10 GB'], ['home-expiring', '203.0.113.7']] },
   buy: { path: '/center/buy', never: ['balance-value', 'packages'], shows: [['balance-value', '7 GB'], ['packages', 'Basic 10 GB']] },
   proxy: { path: '/center/proxy', never: ['no-accounts', 'endpoint-host', 'proxy-lines-card'], shows: [['endpoint-host', 'gw.acme.example'], ['proxy-lines', 'gw.acme.example:9001']] },
   rotatingResidential: { path: '/center/rotatingResidential', never: ['balance-value', 'account-name', 'usage-total'], shows: [['balance-value', '7 GB'], ['account-name', 'scraper_one'], ['usage-total', '2 GB'], ['traffic-orders', 'D20260101000000000001']] },
+  staticResidential: { path: '/center/staticResidential', never: ['static-ip'], shows: [['static-proxies', '203.0.113.7'], ['static-proxies', 'E-commerce'], ['static-orders', 'S20260101000000000005']] },
   usageRecord: { path: '/center/usageRecord', never: ['usage-record-totals'], shows: [['usage-record-total-total', '4 KB'], ['usage-record', 'scraper_one']] },
   rechargeDetails: { path: '/center/rechargeDetails', never: [], shows: [['recharge-details', 'D20260101000000000001']] },
   knowledgeBase: { path: '/learn/knowledge?article=getting-started', never: [], shows: [['article-view', 'gw.acme.example']] },
@@ -45,7 +46,6 @@ const DATA_PAGES: Record<string, DataPage> = {
 const QUIET_PAGES: Record<string, string> = {
   faq: '/learn/faq',
   blog: '/learn/blog',
-  staticResidential: '/center/staticResidential',
   personal: '/user/personal',
   distributionUser: '/distribution/user',
   distributionManage: '/distribution/manage',

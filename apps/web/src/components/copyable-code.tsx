@@ -1,7 +1,7 @@
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 
-/** An order number (or provider reference) in the tables: monospace, one click to copy. */
+/** A value to copy from a table (order number, provider reference, proxy login or line): monospace, one click to copy. */
 export function CopyableCode({ value }: { value: string }) {
   const { t } = useTranslation();
   return (

@@ -8,6 +8,7 @@ import type {
   RegionDto,
   StaticInventoryDto,
   StaticPriceDto,
+  StaticProxyDto,
   StaticRegionDto,
   UpstreamDto,
   UsageRecordPage,
@@ -42,6 +43,26 @@ const payConfig: PayConfigDto = { method: 'sandbox', enabled: true, settings: {}
 const staticRegion: StaticRegionDto = { id: 1, country: 'DE', city: null, name: name('Germany'), sort: 0, enabled: true };
 const business: BusinessDto = { id: 1, code: 'ecommerce', name: name('E-commerce'), sort: 0, enabled: true };
 const staticPrice: StaticPriceDto = { id: 1, regionId: 1, businessId: 1, days: 30, price: 500, currency: 'USD' };
+const staticProxy: StaticProxyDto = {
+  id: 1,
+  ip: '203.0.113.7',
+  regionId: 1,
+  country: 'DE',
+  city: 'Berlin',
+  businessId: 1,
+  isp: null,
+  username: 'sabc123def',
+  password: 'StaticSecret0001',
+  host: 'gw.acme.example',
+  httpPort: 9001,
+  socksPort: 9002,
+  startsAt: '2026-01-01T00:00:00Z',
+  expiresAt: '2099-01-31T00:00:00Z',
+  status: 'active',
+  remark: null,
+  replacementsLeft: 3,
+};
+const staticOrder = orderFixture(5, { orderNo: 'S20260101000000000005', kind: 'static', items: [{ type: 'static', name: name('Germany'), regionId: 1, businessId: 1, business: name('E-commerce'), quantity: 1, days: 30, unitPrice: 500 }], amount: 500 });
 const upstream: UpstreamDto = { id: 1, protocol: 'http', host: 'us1.supplier.example', port: 8000, username: null, password: null, country: 'US', state: null, city: null, enabled: true, remark: null };
 const staticRow: StaticInventoryDto = {
   id: 1,
@@ -80,6 +101,10 @@ const ANSWERS: Record<string, unknown> = {
   '/api/proxy/dynamic': { items: [account] },
   '/api/proxy/endpoint': TEST_ENDPOINT,
   '/api/region': { items: [region] },
+  '/api/proxy/static': page([staticProxy]),
+  '/api/business': { items: [business] },
+  '/api/static-region': { items: [{ ...staticRegion, stock: [{ businessId: 1, available: 4 }] }] },
+  '/api/record/static-order': page([staticOrder]),
   '/api/goods': { packages: [pkg], staticPrices: [] },
   '/api/pay/methods': { methods: ['sandbox'] },
   '/api/manage/order': page([adminOrder]),

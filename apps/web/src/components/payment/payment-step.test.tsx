@@ -88,6 +88,23 @@ describe('PaymentStep once the order is settled', () => {
     expect(screen.queryByTestId('payment-waiting')).toBeNull();
   });
 
+  it('paid static IPs or renewal: says so, no traffic, and links to Static Residential', () => {
+    const name = { en: 'Germany', 'zh-cn': '德国', zh: '德國' };
+    const { unmount } = show(null, {
+      status: 'paid',
+      kind: 'static',
+      items: [{ type: 'static', name, regionId: 1, businessId: 1, business: name, days: 30, quantity: 2, unitPrice: 500 }],
+    });
+    let result = screen.getByTestId('payment-paid');
+    expect(result.textContent).toContain('Your static IPs are ready');
+    expect(result.textContent).not.toContain('traffic balance');
+    expect([...result.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual(['/center/staticResidential']);
+    unmount();
+    show(null, { status: 'paid', kind: 'static-renew', items: [{ type: 'static-renew', name, staticProxyId: 1, ip: '203.0.113.1', days: 30, quantity: 1, unitPrice: 500 }] });
+    result = screen.getByTestId('payment-paid');
+    expect(result.textContent).toContain('Your static IPs have been renewed');
+  });
+
   it('expired and cancelled: a clear message and "start again"', () => {
     const onRestart = vi.fn();
     const { unmount } = show({ type: 'redirect', url: 'x' }, { status: 'expired' }, { onRestart });

@@ -72,20 +72,34 @@ function PaymentOutcome({ order, onRestart, onClose }: { order: OrderDto; onRest
   ) : null;
 
   if (order.status === 'paid') {
+    // Static IPs are listed, with their orders, on Static Residential; traffic goes to the balance.
+    const isStatic = order.kind === 'static' || order.kind === 'static-renew';
     return (
       <Result
         status="success"
         title={t('commerce.payment.paid.title')}
-        subTitle={t('commerce.payment.paid.description', { traffic: formatBytes(orderBytes(order), lang), orderNo: order.orderNo })}
+        subTitle={
+          isStatic
+            ? t(`commerce.payment.paid.${order.kind === 'static' ? 'staticDescription' : 'renewDescription'}`, { orderNo: order.orderNo })
+            : t('commerce.payment.paid.description', { traffic: formatBytes(orderBytes(order), lang), orderNo: order.orderNo })
+        }
         data-testid="payment-paid"
-        extra={[
-          <Link key="records" to="/center/rechargeDetails" onClick={onClose}>
-            <Button type="primary">{t('commerce.payment.paid.records')}</Button>
-          </Link>,
-          <Link key="rotating" to="/center/rotatingResidential" onClick={onClose}>
-            <Button>{t('commerce.payment.paid.rotating')}</Button>
-          </Link>,
-        ]}
+        extra={
+          isStatic
+            ? [
+                <Link key="static" to="/center/staticResidential" onClick={onClose}>
+                  <Button type="primary">{t('commerce.payment.paid.static')}</Button>
+                </Link>,
+              ]
+            : [
+                <Link key="records" to="/center/rechargeDetails" onClick={onClose}>
+                  <Button type="primary">{t('commerce.payment.paid.records')}</Button>
+                </Link>,
+                <Link key="rotating" to="/center/rotatingResidential" onClick={onClose}>
+                  <Button>{t('commerce.payment.paid.rotating')}</Button>
+                </Link>,
+              ]
+        }
       />
     );
   }

@@ -51,7 +51,7 @@ function open(methods: PayMethod[], events: Partial<CheckoutEvents> = {}) {
   render(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter>
-        <CheckoutModal pkg={pkg} methods={loaded(methods)} events={all} />
+        <CheckoutModal item={{ kind: 'dynamic', pkg }} methods={loaded(methods)} events={all} />
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -80,7 +80,7 @@ describe('CheckoutModal', () => {
     const modal = (methods: PayMethod[]) => (
       <QueryClientProvider client={client}>
         <MemoryRouter>
-          <CheckoutModal pkg={pkg} methods={loaded(methods)} events={events} />
+          <CheckoutModal item={{ kind: 'dynamic', pkg }} methods={loaded(methods)} events={events} />
         </MemoryRouter>
       </QueryClientProvider>
     );

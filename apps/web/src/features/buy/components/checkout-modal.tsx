@@ -1,5 +1,5 @@
 import { LockOutlined } from '@ant-design/icons';
-import { normalizeLang, type OrderDto, type PackageDto, type PayMethod } from '@resi/contract';
+import { normalizeLang, type BuyStaticBody, type LocalizedText, type OrderDto, type PackageDto, type PayMethod } from '@resi/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Modal, Skeleton, Steps, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -11,8 +11,16 @@ import { QueryError, type QueryLike } from '@/components/query-state';
 import { browser } from '@/lib/api-client';
 import { formatBytes, formatMoney, localizedName } from '@/lib/format';
 import { useBuyDynamic, type Purchase } from '../api/buy-dynamic';
+import { useBuyStatic } from '../api/buy-static';
+import { staticRegionsKey } from '@/api/get-static-regions';
+import { staticProxiesKey } from '@/api/get-static-proxies';
 import { trafficKey } from '@/api/get-traffic';
-import { PayMethodPicker } from './pay-method-picker';
+import { PayMethodPicker } from '@/components/payment/pay-method-picker';
+
+/** What the checkout sells: a traffic package, or static IPs of one region and line for some days. */
+export type CheckoutItem =
+  | { kind: 'dynamic'; pkg: PackageDto }
+  | { kind: 'static'; body: Omit<BuyStaticBody, 'payMethod'>; region: LocalizedText; business: LocalizedText; unitPrice: number; currency: string };
 
 export interface CheckoutEvents {
   onMethod: (method: PayMethod) => void;
@@ -21,14 +29,14 @@ export interface CheckoutEvents {
 }
 
 /**
- * Checkout of one package: choose how to pay → pay (the server's payment instruction, polled every 3 s)
+ * Checkout of one package or of static IPs: choose how to pay → pay (the server's payment instruction, polled every 3 s)
  * → done. A new order is made on "Pay"; "start again" after expiry or cancellation goes back to step one.
  */
-export function CheckoutModal({ pkg, methods, events }: { pkg: PackageDto | null; methods: QueryLike<readonly PayMethod[]>; events: CheckoutEvents }) {
+export function CheckoutModal({ item, methods, events }: { item: CheckoutItem | null; methods: QueryLike<readonly PayMethod[]>; events: CheckoutEvents }) {
   const { t } = useTranslation();
   return (
     <Modal
-      open={pkg !== null}
+      open={item !== null}
       onCancel={events.onClose}
       title={t('buy.checkout.title')}
       footer={null}
@@ -38,7 +46,7 @@ export function CheckoutModal({ pkg, methods, events }: { pkg: PackageDto | null
       className="checkout-modal"
       data-testid="checkout"
     >
-      {pkg ? <Checkout pkg={pkg} methods={methods} events={events} /> : null}
+      {item ? <Checkout item={item} methods={methods} events={events} /> : null}
     </Modal>
   );
 }
@@ -56,19 +64,19 @@ function CheckoutSteps({ current, failed = false }: { current: number; failed?: 
   );
 }
 
-function Checkout({ pkg, methods, events }: { pkg: PackageDto; methods: QueryLike<readonly PayMethod[]>; events: CheckoutEvents }) {
+function Checkout({ item, methods, events }: { item: CheckoutItem; methods: QueryLike<readonly PayMethod[]>; events: CheckoutEvents }) {
   const [purchase, setPurchase] = useState<Purchase | null>(null);
   if (purchase) return <CheckoutPayment purchase={purchase} events={events} onRestart={() => setPurchase(null)} />;
-  return <CheckoutMethod pkg={pkg} methods={methods} events={events} onBought={setPurchase} />;
+  return <CheckoutMethod item={item} methods={methods} events={events} onBought={setPurchase} />;
 }
 
 function CheckoutMethod({
-  pkg,
+  item,
   methods: methodsQuery,
   events,
   onBought,
 }: {
-  pkg: PackageDto;
+  item: CheckoutItem;
   methods: QueryLike<readonly PayMethod[]>;
   events: CheckoutEvents;
   onBought: (purchase: Purchase) => void;
@@ -76,7 +84,10 @@ function CheckoutMethod({
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const site = useSite();
-  const buy = useBuyDynamic();
+  const queryClient = useQueryClient();
+  const buyDynamic = useBuyDynamic();
+  const buyStatic = useBuyStatic();
+  const buying = buyDynamic.isPending || buyStatic.isPending;
   const [picked, setPicked] = useState<PayMethod | undefined>(undefined);
   // A failed list offers nothing to pay with (and says why); it is not "no method enabled".
   const methods = methodsQuery.isError ? [] : (methodsQuery.data ?? []);
@@ -86,7 +97,7 @@ function CheckoutMethod({
   // the customer, who saw (and maybe clicked) the one shown selected, must not pay with another.
   // Recorded while rendering (React's pattern for state derived from props), not in an effect.
   if (method && method !== picked) setPicked(method);
-  const price = formatMoney(pkg.price, pkg.currency, lang);
+  const price = item.kind === 'dynamic' ? formatMoney(item.pkg.price, item.pkg.currency, lang) : formatMoney(item.unitPrice * item.body.quantity, item.currency, lang);
 
   const choose = (value: PayMethod) => {
     setPicked(value);
@@ -96,16 +107,14 @@ function CheckoutMethod({
   const pay = () => {
     if (!method) return;
     events.onMethod(method);
-    buy.mutate(
-      { goodsId: pkg.id, payMethod: method },
-      {
-        onSuccess: (purchase) => {
-          // The provider's page opens in a new tab; the payment step keeps a button for when it was blocked.
-          if (purchase.payment.type === 'redirect') browser.openTab(purchase.payment.url, 'noopener');
-          onBought(purchase);
-        },
-      },
-    );
+    const onSuccess = (purchase: Purchase) => {
+      // The provider's page opens in a new tab; the payment step keeps a button for when it was blocked.
+      if (purchase.payment.type === 'redirect') browser.openTab(purchase.payment.url, 'noopener');
+      onBought(purchase);
+    };
+    if (item.kind === 'dynamic') buyDynamic.mutate({ goodsId: item.pkg.id, payMethod: method }, { onSuccess });
+    // The IPs are reserved with the order (or the stock ran out meanwhile): the stock shown is stale either way.
+    else buyStatic.mutate({ ...item.body, payMethod: method }, { onSuccess, onSettled: () => void queryClient.invalidateQueries({ queryKey: staticRegionsKey }) });
   };
 
   return (
@@ -113,9 +122,11 @@ function CheckoutMethod({
       <CheckoutSteps current={0} />
       <div className="checkout__package">
         <div>
-          <div className="checkout__package-name">{localizedName(pkg.name, lang)}</div>
+          <div className="checkout__package-name">{item.kind === 'dynamic' ? localizedName(item.pkg.name, lang) : localizedName(item.region, lang)}</div>
           <div className="checkout__package-meta">
-            {t('buy.checkout.packageMeta', { traffic: formatBytes(pkg.bytes, lang), days: pkg.validityDays })}
+            {item.kind === 'dynamic'
+              ? t('buy.checkout.packageMeta', { traffic: formatBytes(item.pkg.bytes, lang), days: item.pkg.validityDays })
+              : t('buy.static.checkoutMeta', { business: localizedName(item.business, lang), quantity: item.body.quantity, days: item.body.days })}
           </div>
         </div>
         <div className="checkout__package-price">{price}</div>
@@ -151,11 +162,11 @@ function CheckoutMethod({
         <span>{t('buy.checkout.total')}</span>
         <strong>{price}</strong>
       </div>
-      <Button type="primary" size="large" block icon={<LockOutlined />} disabled={!method} loading={buy.isPending} onClick={pay} data-testid="checkout-pay">
-        {buy.isPending ? t('buy.checkout.creating') : t('buy.checkout.pay', { amount: price })}
+      <Button type="primary" size="large" block icon={<LockOutlined />} disabled={!method} loading={buying} onClick={pay} data-testid="checkout-pay">
+        {buying ? t('buy.checkout.creating') : t('buy.checkout.pay', { amount: price })}
       </Button>
       <Typography.Paragraph type="secondary" className="checkout__note">
-        {t('buy.checkout.note')}
+        {item.kind === 'static' ? t('buy.checkout.staticNote') : t('buy.checkout.note')}
       </Typography.Paragraph>
     </div>
   );
@@ -171,6 +182,7 @@ function CheckoutPayment({ purchase, events, onRestart }: { purchase: Purchase; 
     if (order.status !== 'paid') return;
     onPaid();
     void queryClient.invalidateQueries({ queryKey: trafficKey });
+    void queryClient.invalidateQueries({ queryKey: staticProxiesKey });
   }, [order.status, onPaid, queryClient]);
 
   const settled = order.status !== 'pending';

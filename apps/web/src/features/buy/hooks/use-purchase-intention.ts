@@ -4,7 +4,9 @@ import { type IntentionBody, logPurchaseIntention } from '../api/log-purchase-in
 
 /** One opening of the checkout: what was picked, and whether it ended in a payment or was already logged. */
 export interface CheckoutSession {
-  goodsId: number;
+  /** Static IPs have no package id: only the kind is recorded. */
+  kind?: 'dynamic' | 'static';
+  goodsId?: number;
   payMethod?: PayMethod;
   paid: boolean;
   logged: boolean;
@@ -13,7 +15,8 @@ export interface CheckoutSession {
 /** The intention to record for a session that is being left, or null (paid, already logged, none open). */
 export function intentionFor(session: CheckoutSession | null): IntentionBody | null {
   if (!session || session.paid || session.logged) return null;
-  return session.payMethod ? { kind: 'dynamic', goodsId: session.goodsId, payMethod: session.payMethod } : { kind: 'dynamic', goodsId: session.goodsId };
+  const what = session.kind === 'static' ? { kind: 'static' as const } : { kind: 'dynamic' as const, goodsId: session.goodsId };
+  return session.payMethod ? { ...what, payMethod: session.payMethod } : what;
 }
 
 /**
@@ -34,6 +37,10 @@ export function usePurchaseIntention(send: (body: IntentionBody) => Promise<void
       /** The checkout opened for a package. */
       open(goodsId: number) {
         session.current = { goodsId, paid: false, logged: false };
+      },
+      /** The checkout opened for static IPs. */
+      openStatic() {
+        session.current = { kind: 'static', paid: false, logged: false };
       },
       choose(payMethod: PayMethod) {
         if (session.current) session.current.payMethod = payMethod;

@@ -1,3 +1,4 @@
+import type { StaticProxyDto } from '@resi/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -22,13 +23,36 @@ const traffic = {
   byAccount: [],
 };
 
+const expiringIp: StaticProxyDto = {
+  id: 4,
+  ip: '203.0.113.4',
+  regionId: 1,
+  country: 'DE',
+  city: null,
+  businessId: 1,
+  isp: null,
+  username: 'suser00004',
+  password: 'StaticPass000004',
+  host: 'gw.acme.example',
+  httpPort: 9001,
+  socksPort: 9002,
+  startsAt: '2026-01-01T00:00:00Z',
+  expiresAt: new Date(Date.now() + 2.5 * 86_400_000).toISOString(),
+  status: 'active',
+  remark: null,
+  replacementsLeft: 1,
+};
+let expiring: StaticProxyDto[] = [];
+
 const fetchMock = vi.fn<typeof fetch>();
 beforeEach(() => {
+  expiring = [];
   fetchMock.mockReset();
   fetchMock.mockImplementation(async (input) => {
     const url = new URL(String(input), 'http://console.test');
     if (url.pathname === '/api/traffic') return Response.json({ data: traffic });
     if (url.pathname === '/api/record/dynamic-order') return Response.json({ data: { items: [order(1), order(2, { status: 'pending', paidAt: null })], total: 9, page: 1, pageSize: RECENT_ORDERS } });
+    if (url.pathname === '/api/proxy/static') return Response.json({ data: { items: expiring, total: expiring.length, page: 1, pageSize: 10 } });
     return Response.json({ code: 'NOT_FOUND', message: 'not found' }, { status: 404 });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -37,7 +61,36 @@ afterEach(() => vi.unstubAllGlobals());
 
 const requested = (path: string) => fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://console.test')).filter((u) => u.pathname === path);
 
+function renderHome() {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <CenterPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
 describe('Account Home', () => {
+  it('lists static IPs expiring within 7 days with a Renew link to Static Residential', async () => {
+    expiring = [expiringIp];
+    renderHome();
+    const card = await screen.findByTestId('home-expiring');
+    await waitFor(() => expect(screen.getAllByTestId('home-expiring-ip')).toHaveLength(1));
+    expect(card.textContent).toContain('203.0.113.4');
+    expect(card.textContent).toContain('in 2 days');
+    expect(screen.getByTestId('home-expiring-renew').closest('a')?.getAttribute('href')).toBe('/center/staticResidential');
+    const [asked] = requested('/api/proxy/static');
+    expect(asked?.searchParams.get('expiringDays')).toBe('7');
+  }, 20_000);
+
+  it('shows no reminder when nothing expires soon', async () => {
+    renderHome();
+    await waitFor(() => expect(requested('/api/proxy/static')).toHaveLength(1));
+    await waitFor(() => expect(screen.getAllByTestId('home-order')).toHaveLength(2));
+    expect(screen.queryByTestId('home-expiring')).toBeNull();
+  }, 20_000);
+
   it('shows the traffic balance, the last 7 days of usage and the latest orders', async () => {
     render(
       <QueryClientProvider client={createQueryClient()}>

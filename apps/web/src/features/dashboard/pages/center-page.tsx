@@ -8,6 +8,7 @@ import { useTraffic } from '@/api/get-traffic';
 import { TipsPanel } from '@/components/tips-panel';
 import { TrafficBalanceCard } from '@/components/traffic-balance-card';
 import { usageQuery } from '@/lib/usage-data';
+import { ExpiringStaticCard } from '../components/expiring-static-card';
 import { RecentOrdersCard } from '../components/recent-orders-card';
 import { UsageOverviewCard } from '../components/usage-overview-card';
 
@@ -26,7 +27,7 @@ function QuickLink({ to, icon, title, text }: { to: string; icon: ReactNode; tit
 
 /**
  * /center: welcome and shortcuts, the tips panel, the traffic balance, the last week's usage and the latest
- * orders (docs/console.md#account-home). Expiring static IPs join when static residential proxies are sold.
+ * orders, and static IPs about to expire (docs/console.md#account-home).
  */
 export default function CenterPage() {
   const { t } = useTranslation();
@@ -56,6 +57,7 @@ export default function CenterPage() {
           <TipsPanel />
         </Card>
       </Col>
+      <ExpiringStaticCard />
       <Col span={24}>
         <TrafficBalanceCard traffic={traffic} />
       </Col>
@@ -68,3 +70,4 @@ export default function CenterPage() {
     </Row>
   );
 }
+

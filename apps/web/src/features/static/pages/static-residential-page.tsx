@@ -1,6 +1,33 @@
-import { NotAvailable } from '@/components/not-available';
+import type { StaticProxyDto } from '@resi/contract';
+import { Col, Row } from 'antd';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { goodsQueryOptions } from '@/api/get-goods';
+import { payMethodsQueryOptions } from '@/api/get-pay-methods';
+import { RenewModal } from '../components/renew-modal';
+import { ReplaceModal } from '../components/replace-modal';
+import { StaticOrdersCard } from '../components/static-orders-card';
+import { StaticProxiesCard } from '../components/static-proxies-card';
 
-/** Filled by a later issue; until then it says so rather than showing invented data. */
+/** /center/staticResidential: the customer's static IPs (renew, replace, export their lines) and their orders. */
 export default function StaticResidentialPage() {
-  return <NotAvailable feature="features.staticResidential" />;
+  const [renewing, setRenewing] = useState<StaticProxyDto[] | null>(null);
+  const [replacing, setReplacing] = useState<StaticProxyDto | null>(null);
+  // Loaded when a renewal opens, not with the page: the list must not wait on (or fail with) the price list.
+  const goods = useQuery({ ...goodsQueryOptions(), enabled: renewing !== null });
+  const methods = useQuery({ ...payMethodsQueryOptions(), enabled: renewing !== null });
+  const prices = { ...goods, data: goods.data?.staticPrices };
+
+  return (
+    <Row gutter={[20, 20]}>
+      <Col span={24}>
+        <StaticProxiesCard onRenew={setRenewing} onReplace={setReplacing} />
+      </Col>
+      <Col span={24}>
+        <StaticOrdersCard />
+      </Col>
+      <RenewModal proxies={renewing} prices={prices} methods={methods} onClose={() => setRenewing(null)} />
+      <ReplaceModal proxy={replacing} onClose={() => setReplacing(null)} />
+    </Row>
+  );
 }

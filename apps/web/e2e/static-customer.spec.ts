@@ -1,0 +1,166 @@
+import { expect, test, type Download, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { E2E } from './e2e-env';
+import { apiLogin, apiRegister, keepScreenshot, LANGS } from './helpers';
+import { expectLocalizedPage } from './localized';
+
+// Static residential IPs as a customer uses them: bought and paid with the sandbox, listed with their
+// lines, one renewed through the checkout, the other replaced. The steps share the customer and the store.
+test.describe.configure({ mode: 'serial' });
+
+const email = `static-${Date.now()}@e2e.test`;
+const password = 'StaticPass123';
+// Documentation addresses (RFC 5737): the UI never connects to them.
+const IPS = ['203.0.113.210', '203.0.113.211', '203.0.113.212'];
+let token = '';
+let adminToken = '';
+const bought: string[] = [];
+
+async function call(page: Page, auth: string, method: 'get' | 'post', path: string, data?: unknown): Promise<unknown> {
+  const res = await page.request[method](path, { headers: { Authorization: `Bearer ${auth}` }, data });
+  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBe(true);
+  return ((await res.json()) as { data: unknown }).data;
+}
+
+const rowOf = (page: Page, ip: string) => page.getByTestId('static-proxies').locator('.ant-table-row', { hasText: ip });
+
+test.beforeAll(async ({ request }) => {
+  token = await apiRegister(request, email, password);
+  adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
+});
+
+test('a customer buys 2 static IPs on Package Purchase, pays with the sandbox and sees them with their lines', async ({ page, context }) => {
+  const name = (en: string, zhCn: string, zh: string) => ({ en, 'zh-cn': zhCn, zh });
+  const region = (await call(page, adminToken, 'post', '/api/manage/static-region', { country: 'NL', city: 'amsterdam', name: name('Amsterdam', '阿姆斯特丹', '阿姆斯特丹') })) as { id: number };
+  const business = (await call(page, adminToken, 'post', '/api/manage/business', { code: `shop${Date.now().toString(36)}`, name: name('Online shops', '电商', '電商') })) as { id: number };
+  await call(page, adminToken, 'post', '/api/manage/static-price', { regionId: region.id, businessId: business.id, days: 30, price: 500 });
+  const imported = (await call(page, adminToken, 'post', '/api/manage/static-inventory', {
+    regionId: region.id,
+    businessIds: [business.id],
+    lines: IPS.map((ip) => `${ip}:3128:u:p`).join('\n'),
+  })) as { created: number };
+  expect(imported.created).toBe(3);
+
+  // Bought on Package Purchase's static tab, through the same checkout as traffic.
+  await page.goto(`/manage/center/buy?lang=en&token=${token}`);
+  await page.getByRole('tab', { name: 'Static IPs' }).click();
+  const offer = page.getByTestId('static-purchase');
+  await offer.getByText('Amsterdam').click();
+  await expect(offer.getByTestId('static-stock')).toHaveText('3 left');
+  await offer.getByTestId('static-quantity').fill('2');
+  await expect(offer.getByTestId('static-total')).toHaveText('$10.00');
+  await keepScreenshot(page, 'static-buy-en');
+  await offer.getByTestId('static-buy').click();
+  const checkout = page.getByTestId('checkout-method');
+  await expect(checkout).toContainText('Online shops · 2 IP · 30 days');
+  await checkout.getByTestId('pay-method-sandbox').click();
+  const popup = context.waitForEvent('page');
+  await page.getByTestId('checkout-pay').click();
+  const sandbox = await popup;
+  const orderNo = (await page.getByTestId('payment-order-no').innerText()).trim();
+  await expect(sandbox.getByTestId('sandbox-order')).toHaveText(orderNo);
+  await sandbox.getByTestId('sandbox-pay').click();
+  await expect(sandbox.getByTestId('sandbox-result')).toBeVisible();
+  await sandbox.close();
+  await expect(page.getByTestId('payment-paid')).toContainText('Your static IPs are ready', { timeout: 15_000 });
+  await page.getByRole('button', { name: 'Static Residential' }).click();
+  await expect(page).toHaveURL(/\/manage\/center\/staticResidential$/);
+
+  const rows = page.getByTestId('static-proxies').locator('.ant-table-row');
+  await expect(rows).toHaveCount(2);
+  for (const row of await rows.all()) {
+    const ip = (await row.getByTestId('static-ip').innerText()).trim();
+    expect(IPS).toContain(ip);
+    bought.push(ip);
+    await expect(row).toContainText('Amsterdam');
+    await expect(row).toContainText('Netherlands');
+    await expect(row).toContainText('Online shops');
+    await expect(row.getByTestId('static-status')).toHaveText('Active');
+    await expect(row.getByTestId('static-time-left')).toHaveText('in 29 days');
+    const lines = page.locator(`[data-testid=static-lines][data-ip="${ip}"]`);
+    await expect(lines).toContainText(/http:\/\/s[a-z0-9]{9}:\S+@\S+:\d+/);
+    await expect(lines).toContainText(/socks5h:\/\/s[a-z0-9]{9}:\S+@\S+:\d+/);
+  }
+  await expect(page.getByTestId('static-orders').locator('.ant-table-row', { hasText: orderNo })).toContainText('Paid');
+
+  // The export holds each IP's two lines, as on screen.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('static-export').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('static-proxies.txt');
+  const lines = readFileSync(await (file as Download).path(), 'utf8').trim().split('\n');
+  expect(lines).toHaveLength(4);
+  const screen = await page.getByTestId('static-lines').allInnerTexts();
+  for (const line of lines) expect(screen.join('\n')).toContain(line);
+});
+
+test('the customer renews one IP through the checkout: its expiry moves 30 days on', async ({ page, context }) => {
+  await page.goto(`/manage/center/staticResidential?lang=en&token=${token}`);
+  const row = rowOf(page, bought[0]!);
+  await row.getByTestId('static-renew-one').click();
+  const choice = page.getByTestId('renew-choice');
+  await expect(choice).toContainText(bought[0]!);
+  await expect(page.getByTestId('renew-total')).toHaveText('$5.00');
+  await choice.getByTestId('pay-method-sandbox').click();
+
+  const popup = context.waitForEvent('page');
+  await page.getByTestId('renew-pay').click();
+  const sandbox = await popup;
+  await expect(page.getByTestId('payment-waiting')).toBeVisible();
+  await sandbox.getByTestId('sandbox-pay').click();
+  await expect(sandbox.getByTestId('sandbox-result')).toBeVisible();
+  await sandbox.close();
+
+  await expect(page.getByTestId('payment-paid')).toContainText('Your static IPs have been renewed', { timeout: 15_000 });
+  await page.getByTestId('checkout-close').click();
+  await expect(row.getByTestId('static-time-left')).toHaveText('in 59 days');
+  await expect(rowOf(page, bought[1]!).getByTestId('static-time-left')).toHaveText('in 29 days');
+  await expect(page.getByTestId('static-orders').locator('.ant-table-row')).toHaveCount(2);
+});
+
+test('the customer replaces the other IP with a reason: a new exit, no replacement left', async ({ page }) => {
+  await page.goto(`/manage/center/staticResidential?lang=en&token=${token}`);
+  const old = bought[1]!;
+  const row = rowOf(page, old);
+  const username = (await row.locator('.static-login .mono').first().innerText()).trim();
+  await row.getByTestId('static-replace').click();
+  const modal = page.getByTestId('replace-modal');
+  await expect(modal.getByTestId('replace-quota')).toContainText('Replacements left for this IP: 1');
+  await modal.getByTestId('replace-reason').click();
+  await page.locator('.ant-select-item-option', { hasText: 'Blocked by a site' }).click();
+  await modal.getByTestId('replace-note').fill('Blocked by the shop since Monday');
+  await page.getByTestId('replace-submit').click();
+
+  const fresh = IPS.find((ip) => !bought.includes(ip))!;
+  await expect(page.locator('.ant-message')).toContainText(`Replaced: your new IP is ${fresh}.`);
+  const replaced = rowOf(page, fresh);
+  await expect(replaced).toBeVisible();
+  await expect(rowOf(page, old)).toHaveCount(0);
+  // Same login and expiry, now without a replacement left.
+  await expect(replaced).toContainText(username);
+  await expect(replaced.getByTestId('static-time-left')).toHaveText('in 29 days');
+  await expect(replaced.getByTestId('static-replace')).toBeDisabled();
+});
+
+const TITLES = { en: 'Static Residential', 'zh-cn': '静态住宅', zh: '靜態住宅' } as const;
+const HEADINGS = { en: 'My static IPs', 'zh-cn': '我的静态 IP', zh: '我的靜態 IP' } as const;
+
+test('screenshots of Static Residential in three languages at 1440 px and on a 390 px phone', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const lang of LANGS) {
+    await page.goto(`/manage/center/staticResidential?lang=${lang}&token=${token}`);
+    await expect(page.getByTestId('static-proxies').locator('.ant-table-row')).toHaveCount(2);
+    await expect(page.getByTestId('static-orders').locator('.ant-table-row')).toHaveCount(2);
+    await expectLocalizedPage(page, { title: TITLES[lang], heading: HEADINGS[lang] });
+    await keepScreenshot(page, `static-residential-${lang}`);
+  }
+  await page.getByTestId('static-proxies').locator('.ant-table-row').first().getByTestId('static-renew-one').click();
+  await expect(page.getByTestId('renew-total')).toHaveText('US$5.00');
+  await keepScreenshot(page, 'static-renew-zh');
+  await page.keyboard.press('Escape');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/manage/center/staticResidential?lang=en`);
+  await expect(page.getByTestId('static-proxies').locator('.ant-table-row')).toHaveCount(2);
+  await keepScreenshot(page, 'static-residential-390-en');
+});

@@ -1,0 +1,191 @@
+import { DownloadOutlined, ReloadOutlined, SwapOutlined, SyncOutlined } from '@ant-design/icons';
+import { normalizeLang, type StaticProxyDto, type StaticProxyStatus } from '@resi/contract';
+import { Button, Card, Space, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBusinesses } from '@/api/get-businesses';
+import { useStaticRegions } from '@/api/get-static-regions';
+import { staticProxiesQueryOptions } from '@/api/get-static-proxies';
+import { CopyableCode } from '@/components/copyable-code';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { combineQueries, QueryError } from '@/components/query-state';
+import { useActionsPin } from '@/hooks/use-actions-pin';
+import { saveBlob } from '@/lib/download';
+import { countryName, formatDateTime, localizedName } from '@/lib/format';
+import { useNow } from '@/hooks/use-now';
+import { timeLeft } from '@/lib/time-left';
+import { staticLines, staticLinesText } from '../lib/static-lines';
+
+const STATUS_COLORS: Record<StaticProxyStatus, string> = { active: 'green', grace: 'orange', released: 'default' };
+
+export const STATIC_PROXIES_PAGE_SIZE = 10;
+
+/** The file "Export lines" saves. */
+export const STATIC_LINES_FILE = 'static-proxies.txt';
+
+interface StaticProxiesCardProps {
+  onRenew: (proxies: StaticProxyDto[]) => void;
+  onReplace: (proxy: StaticProxyDto) => void;
+}
+
+/**
+ * The customer's static IPs (GET /api/proxy/static): exit, place, line, status, time left, the gateway login
+ * and its lines; selected IPs are renewed together, each IP replaced on its own.
+ */
+export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps) {
+  const { t, i18n } = useTranslation();
+  const lang = normalizeLang(i18n.language);
+  const actionsPin = useActionsPin();
+  const paged = usePagedQuery(staticProxiesQueryOptions, {}, STATIC_PROXIES_PAGE_SIZE);
+  const proxies = paged.query;
+  const businesses = useBusinesses();
+  const regions = useStaticRegions();
+  // Names of the lines and regions: the list itself shows without them, their failure is said above it.
+  const names = combineQueries([businesses, regions] as const);
+  const now = useNow();
+  const [selected, setSelected] = useState<StaticProxyDto[]>([]);
+  const onScreen = proxies.data?.items ?? [];
+  // Only rows still on screen count: a renewed or released IP may have changed since it was ticked.
+  const chosen = selected.filter((s) => onScreen.some((p) => p.id === s.id && p.status !== 'released'));
+
+  const businessName = (id: number) => {
+    const found = businesses.data?.find((b) => b.id === id);
+    return found ? localizedName(found.name, lang) : null;
+  };
+
+  // The operator's name of the region; a region no longer on sale falls back to its country and city code.
+  const regionName = (p: StaticProxyDto) => {
+    const found = regions.data?.find((r) => r.id === p.regionId);
+    return found ? localizedName(found.name, lang) : [countryName(p.country, lang), p.city].filter(Boolean).join(' · ');
+  };
+
+  const exportLines = () => saveBlob(new Blob([staticLinesText(onScreen)], { type: 'text/plain' }), STATIC_LINES_FILE);
+
+  return (
+    <Card
+      variant="borderless"
+      className="surface-card"
+      title={t('static.list.title')}
+      extra={
+        <Space wrap>
+          <Button type="primary" icon={<SyncOutlined />} disabled={chosen.length === 0} onClick={() => onRenew(chosen)} data-testid="static-renew">
+            {chosen.length > 0 ? t('static.list.renewSelected', { count: chosen.length }) : t('static.list.renew')}
+          </Button>
+          <Button icon={<DownloadOutlined />} disabled={onScreen.length === 0} onClick={exportLines} data-testid="static-export">
+            {t('static.list.export')}
+          </Button>
+          <Button icon={<ReloadOutlined />} onClick={() => void proxies.refetch()} loading={proxies.isFetching} data-testid="static-refresh">
+            {t('static.list.refresh')}
+          </Button>
+        </Space>
+      }
+      data-testid="static-proxies"
+    >
+      {names.isError ? <QueryError query={names} title={t('static.list.namesFailed')} /> : null}
+      <PagedTable<StaticProxyDto>
+        paged={paged}
+        rowKey="id"
+        size="middle"
+        emptyText={t('static.list.empty')}
+        errorTitle={t('static.list.failed')}
+        // Each IP's two lines take the full width under its row: in a column they would push the table wide.
+        expandable={{ expandedRowKeys: onScreen.map((p) => p.id), showExpandColumn: false, expandedRowRender: (p) => <StaticLines proxy={p} /> }}
+        rowSelection={{
+          selectedRowKeys: chosen.map((p) => p.id),
+          onChange: (_keys, rows) => setSelected(rows),
+          getCheckboxProps: (p) => ({ disabled: p.status === 'released' }),
+        }}
+        columns={[
+          {
+            title: t('static.list.columns.ip'),
+            key: 'ip',
+            className: 'nowrap',
+            render: (_v, p) => (
+              <div>
+                <div className="mono" data-testid="static-ip">{p.ip}</div>
+                {p.isp ? <Typography.Text type="secondary">{p.isp}</Typography.Text> : null}
+              </div>
+            ),
+          },
+          { title: t('static.list.columns.region'), key: 'region', className: 'nowrap', render: (_v, p) => (
+              <div>
+                <div>{regionName(p)}</div>
+                <Typography.Text type="secondary">{countryName(p.country, lang)}</Typography.Text>
+              </div>
+            ),
+          },
+          { title: t('static.list.columns.business'), key: 'business', className: 'nowrap', render: (_v, p) => businessName(p.businessId) ?? t('commerce.none') },
+          {
+            title: t('static.list.columns.status'),
+            dataIndex: 'status',
+            render: (s: StaticProxyStatus) => (
+              <Tag color={STATUS_COLORS[s]} data-testid="static-status" data-status={s}>
+                {t(`static.status.${s}`)}
+              </Tag>
+            ),
+          },
+          {
+            title: t('static.list.columns.expires'),
+            key: 'expires',
+            className: 'nowrap',
+            render: (_v, p) => {
+              const left = timeLeft(p.expiresAt, now, lang);
+              return (
+                <div>
+                  <div>{formatDateTime(p.expiresAt)}</div>
+                  <Typography.Text type={left ? 'secondary' : 'danger'} data-testid="static-time-left">
+                    {left ?? t('static.list.expired')}
+                  </Typography.Text>
+                </div>
+              );
+            },
+          },
+          {
+            title: t('static.list.columns.login'),
+            key: 'login',
+            className: 'nowrap',
+            render: (_v, p) => (
+              <div className="static-login">
+                <CopyableCode value={p.username} />
+                <CopyableCode value={p.password} />
+              </div>
+            ),
+          },
+          { title: t('static.list.columns.replacements'), dataIndex: 'replacementsLeft', align: 'right', className: 'nowrap' },
+          {
+            title: t('static.list.columns.actions'),
+            key: 'actions',
+            fixed: actionsPin,
+            className: 'nowrap',
+            render: (_v, p) => (
+              <Space>
+                <Button size="small" icon={<SyncOutlined />} disabled={p.status === 'released'} onClick={() => onRenew([p])} data-testid="static-renew-one">
+                  {t('static.list.renew')}
+                </Button>
+                <Button size="small" icon={<SwapOutlined />} disabled={p.status !== 'active' || p.replacementsLeft <= 0} onClick={() => onReplace(p)} data-testid="static-replace">
+                  {t('static.list.replace')}
+                </Button>
+              </Space>
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}
+
+function StaticLines({ proxy }: { proxy: StaticProxyDto }) {
+  const lines = staticLines(proxy);
+  return (
+    <div className="static-lines" data-testid="static-lines" data-ip={proxy.ip}>
+      <div>
+        <Tag>HTTP</Tag>
+        <CopyableCode value={lines.http} />
+      </div>
+      <div>
+        <Tag>SOCKS5</Tag>
+        <CopyableCode value={lines.socks5} />
+      </div>
+    </div>
+  );
+}
