@@ -39,4 +39,6 @@ export const E2E = {
   gatewayHttpPort: base + 777,
   gatewaySocksPort: base + 778,
   originPort: base + 557,
+  /** A local HTTP proxy a static IP's inventory row points at (upstream-proxy.mjs). */
+  upstreamPort: base + 558,
 };

@@ -66,5 +66,13 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 10_000,
     },
+    {
+      // A static IP's upstream proxy: static lines shown on the page carry traffic through it.
+      command: `node apps/web/e2e/upstream-proxy.mjs ${E2E.upstreamPort}`,
+      cwd: E2E.root,
+      port: E2E.upstreamPort,
+      reuseExistingServer: false,
+      timeout: 10_000,
+    },
   ],
 });

@@ -1,5 +1,7 @@
 import { expect, test, type Download, type Page } from '@playwright/test';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
 import { apiLogin, apiRegister, keepScreenshot, LANGS } from './helpers';
 import { expectLocalizedPage } from './localized';
@@ -21,6 +23,8 @@ async function call(page: Page, auth: string, method: 'get' | 'post', path: stri
   expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBe(true);
   return ((await res.json()) as { data: unknown }).data;
 }
+
+const run = promisify(execFile);
 
 const rowOf = (page: Page, ip: string) => page.getByTestId('static-proxies').locator('.ant-table-row', { hasText: ip });
 
@@ -163,4 +167,36 @@ test('screenshots of Static Residential in three languages at 1440 px and on a 3
   await page.goto(`/manage/center/staticResidential?lang=en`);
   await expect(page.getByTestId('static-proxies').locator('.ant-table-row')).toHaveCount(2);
   await keepScreenshot(page, 'static-residential-390-en');
+});
+
+test('a static line as shown on the page carries traffic through its own upstream; Account Home names the IP before it expires', async ({ page }) => {
+  // An IP whose inventory row points at the local upstream proxy, granted by an admin for 3 days.
+  const name = (en: string) => ({ en, 'zh-cn': en, zh: en });
+  const region = (await call(page, adminToken, 'post', '/api/manage/static-region', { country: 'DE', city: 'berlin', name: name('Berlin') })) as { id: number };
+  const business = (await call(page, adminToken, 'post', '/api/manage/business', { code: `local${Date.now().toString(36)}`, name: name('Local checks') })) as { id: number };
+  const exitIp = '198.51.100.50';
+  await call(page, adminToken, 'post', '/api/manage/static-inventory', { regionId: region.id, lines: `http://127.0.0.1:${E2E.upstreamPort} ${exitIp}` });
+  const me = (await call(page, token, 'get', '/api/user')) as { id: number };
+  await call(page, adminToken, 'post', '/api/manage/static-recharge', { userId: me.id, regionId: region.id, businessId: business.id, quantity: 1, days: 3, note: 'e2e local upstream' });
+
+  await page.goto(`/manage/center?lang=en&token=${token}`);
+  const expiring = page.getByTestId('home-expiring');
+  await expect(expiring.getByTestId('home-expiring-ip')).toHaveCount(1);
+  await expect(expiring).toContainText(exitIp);
+  await keepScreenshot(page, 'static-home-expiring-en');
+  await expiring.getByTestId('home-expiring-renew').click();
+  await expect(page).toHaveURL(/\/manage\/center\/staticResidential/);
+
+  const lines = page.locator(`[data-testid=static-lines][data-ip="${exitIp}"]`);
+  await expect(lines).toContainText('http://');
+  const shown = await lines.innerText();
+  const httpLine = /http:\/\/\S+/.exec(shown)![0];
+  const socksLine = /socks5h:\/\/\S+/.exec(shown)![0];
+  const origin = `http://127.0.0.1:${E2E.originPort}/`;
+  // Plain HTTP: the answer carries the upstream's mark, so it went out through this IP's upstream.
+  const plain = await run('curl', ['-sSfi', '--max-time', '10', '-x', httpLine, origin]);
+  expect(plain.stdout).toContain(`x-e2e-upstream: ${E2E.upstreamPort}`);
+  expect(plain.stdout).toContain('resi e2e origin');
+  const socks = await run('curl', ['-sSf', '--max-time', '10', '-x', socksLine, origin]);
+  expect(socks.stdout).toContain('resi e2e origin');
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { payMethod, staticRegionDto } from './commerce';
+import { localizedText, payMethod, staticRegionDto } from './commerce';
 import { pageQuery } from './envelope';
 import { entityId } from './ids';
 import { UPSTREAM_PROTOCOLS } from './proxies';
@@ -150,9 +150,12 @@ export const staticProxyDto = z.object({
   id: z.number().int(),
   ip: z.string(),
   regionId: z.number().int(),
+  /** The operator's names of its region and business line, whatever they are set to now (enabled or not). */
+  regionName: localizedText,
   country: z.string(),
   city: z.string().nullable(),
   businessId: z.number().int(),
+  businessName: localizedText,
   isp: z.string().nullable(),
   username: z.string(),
   password: z.string(),

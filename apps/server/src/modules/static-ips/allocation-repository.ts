@@ -8,6 +8,12 @@ export type AllocationRow = Selectable<StaticAllocationTable>;
 /** An allocation with what the customer sees of it: its exit, region, login and ISP. */
 export interface AllocationView extends AllocationRow {
   exit_ip: string;
+  region_en: string;
+  region_zh_cn: string;
+  region_zh: string;
+  business_en: string;
+  business_zh_cn: string;
+  business_zh: string;
   isp: string | null;
   country: string;
   city: string | null;
@@ -55,8 +61,10 @@ export class StaticAllocationRepository {
       .innerJoin('static_inventory as i', 'i.id', 's.inventory_id')
       .innerJoin('static_regions as r', 'r.id', 's.region_id')
       .innerJoin('proxy_accounts as a', 'a.id', 's.account_id')
+      .innerJoin('businesses as b', 'b.id', 's.business_id')
       .selectAll('s')
-      .select(['i.exit_ip', 'i.isp', 'r.country', 'r.city', 'a.username', 'a.password_sealed']);
+      .select(['i.exit_ip', 'i.isp', 'r.country', 'r.city', 'a.username', 'a.password_sealed'])
+      .select(['r.name_en as region_en', 'r.name_zh_cn as region_zh_cn', 'r.name_zh as region_zh', 'b.name_en as business_en', 'b.name_zh_cn as business_zh_cn', 'b.name_zh as business_zh']);
   }
 
   /** `expiresBy`: only allocations not released whose expiry is before it. */

@@ -51,6 +51,7 @@ describe.each(DIALECTS)('buying static IPs on %s', (dialect) => {
     expect(items.map((i) => i.ip).sort()).toEqual(ips.slice(0, 2));
     for (const i of items) {
       expect(i).toMatchObject({ status: 'active', replacementsLeft: 1, country: 'US', httpPort: t.config.GATEWAY_HTTP_PORT, socksPort: t.config.GATEWAY_SOCKS_PORT });
+      expect(i).toMatchObject({ regionName: { en: 'Los Angeles', 'zh-cn': '洛杉矶', zh: '洛杉磯' }, businessName: { en: 'E-commerce', 'zh-cn': '电商', zh: '電商' } });
       expect(i.username).toMatch(/^s[a-z0-9]{9}$/);
       expect(i.password).toMatch(/^[A-Za-z0-9]{16}$/);
       expect(new Date(i.expiresAt).getTime() - new Date(i.startsAt).getTime()).toBe(30 * DAY);

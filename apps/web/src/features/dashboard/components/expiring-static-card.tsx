@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useStaticProxies } from '@/api/get-static-proxies';
 import { QueryError } from '@/components/query-state';
-import { countryName, formatDateTime } from '@/lib/format';
+import { countryName, formatDateTime, localizedName } from '@/lib/format';
 import { useNow } from '@/hooks/use-now';
 import { timeLeft } from '@/lib/time-left';
 
@@ -52,7 +52,7 @@ export function ExpiringStaticCard() {
                 <div className="recent-orders__what">
                   <span className="mono">{p.ip}</span>
                   <Typography.Text type="secondary">
-                    {[countryName(p.country, lang), p.city].filter(Boolean).join(' · ')} · {formatDateTime(p.expiresAt)}
+                    {localizedName(p.regionName, lang)} · {countryName(p.country, lang)} · {formatDateTime(p.expiresAt)}
                   </Typography.Text>
                 </div>
                 <Typography.Text type={timeLeft(p.expiresAt, now, lang) ? 'warning' : 'danger'} className="nowrap">

@@ -27,9 +27,11 @@ const expiringIp: StaticProxyDto = {
   id: 4,
   ip: '203.0.113.4',
   regionId: 1,
+  regionName: { en: 'Frankfurt', 'zh-cn': '法兰克福', zh: '法蘭克福' },
   country: 'DE',
   city: null,
   businessId: 1,
+  businessName: { en: 'E-commerce', 'zh-cn': '电商', zh: '電商' },
   isp: null,
   username: 'suser00004',
   password: 'StaticPass000004',
@@ -78,6 +80,8 @@ describe('Account Home', () => {
     const card = await screen.findByTestId('home-expiring');
     await waitFor(() => expect(screen.getAllByTestId('home-expiring-ip')).toHaveLength(1));
     expect(card.textContent).toContain('203.0.113.4');
+    // The operator's name of the region, not its city code.
+    expect(card.textContent).toContain('Frankfurt');
     expect(card.textContent).toContain('in 2 days');
     expect(screen.getByTestId('home-expiring-renew').closest('a')?.getAttribute('href')).toBe('/center/staticResidential');
     const [asked] = requested('/api/proxy/static');

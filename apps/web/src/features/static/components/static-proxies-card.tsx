@@ -3,12 +3,9 @@ import { normalizeLang, type StaticProxyDto, type StaticProxyStatus } from '@res
 import { Button, Card, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBusinesses } from '@/api/get-businesses';
-import { useStaticRegions } from '@/api/get-static-regions';
 import { staticProxiesQueryOptions } from '@/api/get-static-proxies';
 import { CopyableCode } from '@/components/copyable-code';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { combineQueries, QueryError } from '@/components/query-state';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { saveBlob } from '@/lib/download';
 import { countryName, formatDateTime, localizedName } from '@/lib/format';
@@ -38,26 +35,11 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
   const actionsPin = useActionsPin();
   const paged = usePagedQuery(staticProxiesQueryOptions, {}, STATIC_PROXIES_PAGE_SIZE);
   const proxies = paged.query;
-  const businesses = useBusinesses();
-  const regions = useStaticRegions();
-  // Names of the lines and regions: the list itself shows without them, their failure is said above it.
-  const names = combineQueries([businesses, regions] as const);
   const now = useNow();
   const [selected, setSelected] = useState<StaticProxyDto[]>([]);
   const onScreen = proxies.data?.items ?? [];
   // Only rows still on screen count: a renewed or released IP may have changed since it was ticked.
   const chosen = selected.filter((s) => onScreen.some((p) => p.id === s.id && p.status !== 'released'));
-
-  const businessName = (id: number) => {
-    const found = businesses.data?.find((b) => b.id === id);
-    return found ? localizedName(found.name, lang) : null;
-  };
-
-  // The operator's name of the region; a region no longer on sale falls back to its country and city code.
-  const regionName = (p: StaticProxyDto) => {
-    const found = regions.data?.find((r) => r.id === p.regionId);
-    return found ? localizedName(found.name, lang) : [countryName(p.country, lang), p.city].filter(Boolean).join(' · ');
-  };
 
   const exportLines = () => saveBlob(new Blob([staticLinesText(onScreen)], { type: 'text/plain' }), STATIC_LINES_FILE);
 
@@ -81,7 +63,6 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
       }
       data-testid="static-proxies"
     >
-      {names.isError ? <QueryError query={names} title={t('static.list.namesFailed')} /> : null}
       <PagedTable<StaticProxyDto>
         paged={paged}
         rowKey="id"
@@ -109,12 +90,12 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
           },
           { title: t('static.list.columns.region'), key: 'region', className: 'nowrap', render: (_v, p) => (
               <div>
-                <div>{regionName(p)}</div>
+                <div>{localizedName(p.regionName, lang)}</div>
                 <Typography.Text type="secondary">{countryName(p.country, lang)}</Typography.Text>
               </div>
             ),
           },
-          { title: t('static.list.columns.business'), key: 'business', className: 'nowrap', render: (_v, p) => businessName(p.businessId) ?? t('commerce.none') },
+          { title: t('static.list.columns.business'), key: 'business', className: 'nowrap', render: (_v, p) => localizedName(p.businessName, lang) },
           {
             title: t('static.list.columns.status'),
             dataIndex: 'status',

@@ -17,9 +17,11 @@ const proxy = (id: number, patch: Partial<StaticProxyDto> = {}): StaticProxyDto 
   id,
   ip: `203.0.113.${id}`,
   regionId: 1,
+  regionName: name('Berlin'),
   country: 'DE',
   city: 'Berlin',
   businessId: 1,
+  businessName: name('E-commerce'),
   isp: null,
   username: `suser0000${id}`,
   password: `StaticPass00000${id}`,
@@ -36,7 +38,7 @@ const proxy = (id: number, patch: Partial<StaticProxyDto> = {}): StaticProxyDto 
 });
 
 const active = proxy(1);
-const grace = proxy(2, { status: 'grace', replacementsLeft: 0, expiresAt: new Date(Date.now() - DAY).toISOString(), businessId: 2 });
+const grace = proxy(2, { status: 'grace', replacementsLeft: 0, expiresAt: new Date(Date.now() - DAY).toISOString(), businessId: 2, businessName: name('Social media') });
 const renewOrder: OrderDto = orderFixture(7, {
   orderNo: 'R20260101000000000007',
   kind: 'static-renew',
