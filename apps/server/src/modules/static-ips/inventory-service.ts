@@ -1,11 +1,12 @@
 import type { StaticImportBody, StaticInventoryDto, StaticInventoryUpdate } from '@resi/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
+import type { CutoffBus } from '../../lib/cutoff-bus';
 import { AppError } from '../../shared/errors';
 import type { AuditLogRepository } from '../audit/audit-log-repository';
 import type { CatalogueRepository } from '../catalogue/catalogue-repository';
 import { type LineProblem, parseInventoryLines } from './inventory-lines';
-import type { StaticAllocationRepository } from './allocation-repository';
+import type { AllocationRow, StaticAllocationRepository } from './allocation-repository';
 import type { StaticInventoryRepository } from './inventory-repository';
 
 type Actor = { id: number; ip: string | null };
@@ -30,6 +31,7 @@ export class StaticInventoryService {
     private readonly allocations: StaticAllocationRepository,
     private readonly catalogue: CatalogueRepository,
     private readonly audit: AuditLogRepository,
+    private readonly cutoffs?: Pick<CutoffBus, 'publish'>,
   ) {}
 
   /** Good lines are taken and bad ones reported: one bad line never blocks the others. No lines: nothing written. */
@@ -81,17 +83,21 @@ export class StaticInventoryService {
     });
   }
 
-  retire(id: number, reason: string | null, actor: Actor): Promise<StaticInventoryDto> {
-    return this.db.transaction().execute(async (trx) => {
+  async retire(id: number, reason: string | null, actor: Actor): Promise<StaticInventoryDto> {
+    let held: AllocationRow | undefined;
+    const dto = await this.db.transaction().execute(async (trx) => {
       const row = await this.inventory.retire(id, trx);
       if (!row) throw new AppError('NOT_FOUND');
       // The customer holding it loses it now: the allocation is released, the gateway refuses its login.
-      const held = await this.allocations.releaseOnRow(id, row.updated_at, trx);
+      held = await this.allocations.releaseOnRow(id, row.updated_at, trx);
       await this.inventory.addEvent(id, { event: 'retired', actor_id: actor.id, user_id: held?.user_id ?? null, allocation_id: held?.id ?? null, reason }, trx);
       const [after] = await this.inventory.toDtos([row], trx);
       await this.audit.write({ actorId: actor.id, action: 'static.retire', target: `static-ip:${id}`, after, ip: actor.ip }, trx);
       return after!;
     });
+    // The gateways cut its login now rather than at their next read (docs/gateway.md#cut-off-timing).
+    if (held) await this.cutoffs?.publish({ userId: held.user_id, accountId: held.account_id });
+    return dto;
   }
 
   /** An unknown static region or business line is a 404, as for static prices. */

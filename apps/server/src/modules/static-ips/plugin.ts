@@ -20,7 +20,7 @@ import { StaticReplacementService } from './replacement-service';
  * customers buying and renewing through the orders module, whose fulfilment hands paid static orders
  * back to this module.
  */
-export const staticIpsModule: FastifyPluginAsync<ModuleDeps> = async (app, { config, db, clock }) => {
+export const staticIpsModule: FastifyPluginAsync<ModuleDeps> = async (app, { config, db, clock, cutoffs }) => {
   const audit = new AuditLogRepository(db, clock);
   const catalogue = new CatalogueRepository(db);
   const inventory = new StaticInventoryRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.staticUpstreamPassword));
@@ -40,8 +40,8 @@ export const staticIpsModule: FastifyPluginAsync<ModuleDeps> = async (app, { con
   });
   const endpoint = { host: config.GATEWAY_PUBLIC_HOST, httpPort: config.GATEWAY_HTTP_PORT, socksPort: config.GATEWAY_SOCKS_PORT };
   const views = new StaticProxyViews(allocations, passwords, clock, endpoint, config.STATIC_REPLACEMENTS);
-  const replacements = new StaticReplacementService(db, clock, inventory, allocations, views, config.STATIC_COOLDOWN_DAYS);
+  const replacements = new StaticReplacementService(db, clock, inventory, allocations, views, config.STATIC_COOLDOWN_DAYS, cutoffs);
   app.jobs.add(new StaticLifecycle(db, clock, inventory, allocations, { graceDays: config.STATIC_GRACE_DAYS, cooldownDays: config.STATIC_COOLDOWN_DAYS }).job());
-  await app.register(staticInventoryRoutes, { service: new StaticInventoryService(db, inventory, allocations, catalogue, audit), inventory, stock: new StaticStockRepository(db), orders });
+  await app.register(staticInventoryRoutes, { service: new StaticInventoryService(db, inventory, allocations, catalogue, audit, cutoffs), inventory, stock: new StaticStockRepository(db), orders });
   await app.register(staticCustomerRoutes, { orders, views, replacements });
 };

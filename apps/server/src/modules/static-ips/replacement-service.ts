@@ -2,6 +2,7 @@ import type { StaticProxyDto, StaticReplaceBody } from '@resi/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { type Clock, DAY, addMs, iso } from '../../lib/clock';
+import type { CutoffBus } from '../../lib/cutoff-bus';
 import { AppError } from '../../shared/errors';
 import type { StaticAllocationRepository } from './allocation-repository';
 import type { StaticInventoryRepository } from './inventory-repository';
@@ -20,12 +21,13 @@ export class StaticReplacementService {
     private readonly allocations: StaticAllocationRepository,
     private readonly views: StaticProxyViews,
     private readonly cooldownDays: number,
+    private readonly cutoffs?: Pick<CutoffBus, 'publish'>,
   ) {}
 
   async replace(userId: number, id: number, body: StaticReplaceBody): Promise<StaticProxyDto> {
     const now = this.clock.now();
     const at = iso(now);
-    await this.db.transaction().execute(async (trx) => {
+    const accountId = await this.db.transaction().execute(async (trx) => {
       const [a] = await this.allocations.byIds([id], trx);
       // Another customer's IP is "not found", never "forbidden" (docs/api.md#errors).
       if (!a || a.user_id !== userId) throw new AppError('NOT_FOUND');
@@ -41,7 +43,10 @@ export class StaticReplacementService {
       const reason = body.note ? `${body.reason}: ${body.note}` : body.reason;
       await this.inventory.addEvent(a.inventory_id, { event: 'replaced', user_id: userId, allocation_id: a.id, reason }, trx);
       await this.inventory.addEvent(next, { event: 'allocated', user_id: userId, allocation_id: a.id, reason: 'replacement' }, trx);
+      return a.account_id;
     });
+    // Connections through the old exit end now, on every gateway; new ones take the new exit.
+    await this.cutoffs?.publish({ userId, accountId, closeLive: true });
     const [after] = await this.views.toDtos(await this.allocations.byIds([id]));
     return after!;
   }

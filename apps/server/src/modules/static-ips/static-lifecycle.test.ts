@@ -4,17 +4,22 @@ import { seedCatalogue, signInAgain, signedIn } from '../../../test/commerce';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { addressPool, importInventory } from '../../../test/static-kit';
 import { DAY } from '../../lib/clock';
+import { type CutoffEvent, LocalCutoffBus } from '../../lib/cutoff-bus';
 
 const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' };
 
 describe.each(DIALECTS)('the life of a static IP on %s', (dialect) => {
   let t: TestApp;
+  // What the gateways are told at once (they would learn it at their next read anyway).
+  const bus = new LocalCutoffBus();
+  const events: CutoffEvent[] = [];
   let admin: string;
   let adminEmail: string;
   let regionId: number;
   let businessId: number;
   beforeAll(async () => {
-    t = await createTestApp(dialect);
+    t = await createTestApp(dialect, {}, { cutoffs: bus });
+    bus.subscribe((e) => events.push(e));
     await seedCatalogue(t);
     const a = await signedIn(t, 'admin');
     [admin, adminEmail] = [a.token, a.user.email];
@@ -100,6 +105,8 @@ describe.each(DIALECTS)('the life of a static IP on %s', (dialect) => {
     expect(a!.ip).toBe(first);
     const res = await call(t.app, 'POST', `/api/proxy/static/${a!.id}/replace`, { token: customer.token, body: { reason: 'blocked', note: 'blocked by the shop' } });
     expect(res.status).toBe(200);
+    const login = await t.db.db.selectFrom('static_allocations').select('account_id').where('id', '=', a!.id).executeTakeFirstOrThrow();
+    expect(events.at(-1)).toEqual({ userId: customer.user.id, accountId: login.account_id, closeLive: true });
     expect(res.body.data).toMatchObject({ id: a!.id, ip: second, username: a!.username, password: a!.password, expiresAt: a!.expiresAt, replacementsLeft: 0 });
     const old = await rowOf(first!);
     // The second IP is of the same region and line; the third is still free.
@@ -124,6 +131,7 @@ describe.each(DIALECTS)('the life of a static IP on %s', (dialect) => {
     const { ip } = (await mine(customer.token))[0]!;
     const row = await rowOf(ip);
     await call(t.app, 'DELETE', `/api/manage/static-inventory/${row.id}`, { token: admin, body: { reason: 'provider pulled it' } });
+    expect(events.at(-1)).toMatchObject({ userId: customer.user.id });
     const [a] = (await mine(customer.token)).filter((x) => x.ip === ip);
     expect(a!.status).toBe('released');
     expect((await history(row.id))[0]).toEqual(['retired', 'provider pulled it']);
