@@ -185,3 +185,9 @@ export const staticReplaceBody = z.strictObject({
   note: z.string().trim().max(150, { error: 'validation.replaceNote' }).optional(),
 });
 export type StaticReplaceBody = z.infer<typeof staticReplaceBody>;
+
+/** The customer's own note on a static IP (`PUT /api/proxy/static/:id`); null or empty clears it. */
+export const staticRemarkBody = z.strictObject({
+  remark: z.string().trim().max(100, { error: 'validation.remark' }).nullable(),
+});
+export type StaticRemarkBody = z.infer<typeof staticRemarkBody>;

@@ -109,6 +109,7 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
       'GET /api/record/usage': { url: (id) => `/api/record/usage?accountId=${id}`, filter: true },
       'GET /api/record/usage/export': { url: (id) => `/api/record/usage/export?accountId=${id}`, filter: true },
       'POST /api/order-check': { url: () => '/api/order-check', body: () => ({ orderNo }) },
+      'PUT /api/proxy/static/:id': { url: () => `/api/proxy/static/${staticId}`, body: () => ({ remark: 'taken over' }) },
       'POST /api/proxy/static/:id/replace': { url: () => `/api/proxy/static/${staticId}/replace`, body: () => ({ reason: 'slow' }) },
     };
 

@@ -152,6 +152,12 @@ export class StaticAllocationRepository {
       .executeTakeFirst();
   }
 
+  /** The owner's note; false when the owner has no such allocation. */
+  async setRemark(userId: number, id: number, remark: string | null, now: string): Promise<boolean> {
+    const res = await this.db.updateTable('static_allocations').set({ remark, updated_at: now }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    return res.numUpdatedRows === 1n;
+  }
+
   /** Moves an allocation to another inventory row if it is still on `from`; false when another change came first. */
   async moveTo(id: number, from: number, to: number, now: string, trx: Trx): Promise<boolean> {
     const res = await trx

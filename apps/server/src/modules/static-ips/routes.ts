@@ -1,4 +1,4 @@
-import { buyResponse, buyStaticBody, buyStaticRenewBody, envelope, errorBody, idParams, pageOf, staticProxyDto, staticProxyQuery, staticReplaceBody } from '@resi/contract';
+import { buyResponse, buyStaticBody, buyStaticRenewBody, envelope, errorBody, idParams, pageOf, staticProxyDto, staticProxyQuery, staticRemarkBody, staticReplaceBody } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentAuth } from '../../shared/request-context';
 import { toOrderDto } from '../orders/order-dto';
@@ -31,6 +31,11 @@ export const staticCustomerRoutes: FastifyPluginAsyncZod<{ orders: StaticOrderSe
     const { items, total } = await views.page(currentAuth(request).user.id, q);
     return { data: { items, total, page: q.page, pageSize: q.pageSize } };
   });
+
+  app.put('/proxy/static/:id', { config, schema: { tags, params: idParams, body: staticRemarkBody, response: { 200: envelope(staticProxyDto), ...errors } } }, async (request) => ({
+    data: await views.setRemark(currentAuth(request).user.id, request.params.id, request.body.remark),
+    message: request.t('messages.saved'),
+  }));
 
   app.post(
     '/proxy/static/:id/replace',

@@ -119,6 +119,11 @@ describe.each(DIALECTS)('the life of a static IP on %s', (dialect) => {
     await advance(30 * DAY + 1000, customer);
     expect((await mine(customer.token))[0]!.replacementsLeft).toBe(1);
     const stranger = await signedIn(t);
+    expect((await call(t.app, 'PUT', `/api/proxy/static/${a!.id}`, { token: stranger.token, body: { remark: 'mine now' } })).status).toBe(404);
+    const noted = await call(t.app, 'PUT', `/api/proxy/static/${a!.id}`, { token: customer.token, body: { remark: '  shop checker ' } });
+    expect(noted.body.data).toMatchObject({ id: a!.id, remark: 'shop checker' });
+    expect((await call(t.app, 'PUT', `/api/proxy/static/${a!.id}`, { token: customer.token, body: { remark: '' } })).body.data.remark).toBeNull();
+    expect((await call(t.app, 'PUT', `/api/proxy/static/${a!.id}`, { token: customer.token, body: { remark: 'x'.repeat(101) } })).status).toBe(400);
     expect((await call(t.app, 'POST', `/api/proxy/static/${a!.id}/replace`, { token: stranger.token, body: { reason: 'slow' } })).status).toBe(404);
     const bad = await call(t.app, 'POST', `/api/proxy/static/${a!.id}/replace`, { token: customer.token, body: { reason: 'bored' } });
     expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_FAILED']);

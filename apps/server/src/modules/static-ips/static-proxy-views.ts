@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { type Clock, DAY, addMs, iso } from '../../lib/clock';
 import type { SealedBox } from '../../lib/sealed-box';
+import { AppError } from '../../shared/errors';
 import type { AllocationView, StaticAllocationRepository } from './allocation-repository';
 
 export interface GatewayEndpoint {
@@ -23,6 +24,13 @@ export class StaticProxyViews {
     private readonly endpoint: GatewayEndpoint,
     private readonly replacementsPerWindow: number,
   ) {}
+
+  /** The owner's allocation with its new note; another customer's id is "not found" (docs/api.md#errors). */
+  async setRemark(userId: number, id: number, remark: string | null): Promise<StaticProxyDto> {
+    if (!(await this.allocations.setRemark(userId, id, remark || null, iso(this.clock.now())))) throw new AppError('NOT_FOUND');
+    const [dto] = await this.toDtos(await this.allocations.byIds([id]));
+    return dto!;
+  }
 
   async page(userId: number, q: StaticProxyQuery): Promise<{ items: StaticProxyDto[]; total: number }> {
     const expiresBy = q.expiringDays === undefined ? undefined : iso(addMs(this.clock.now(), q.expiringDays * DAY));

@@ -11,6 +11,7 @@ import { saveBlob } from '@/lib/download';
 import { countryName, formatDateTime, localizedName } from '@/lib/format';
 import { useNow } from '@/hooks/use-now';
 import { timeLeft } from '@/lib/time-left';
+import { useSetStaticRemark } from '../api/set-static-remark';
 import { staticLines, staticLinesText } from '../lib/static-lines';
 
 const STATUS_COLORS: Record<StaticProxyStatus, string> = { active: 'green', grace: 'orange', released: 'default' };
@@ -37,6 +38,7 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
   const proxies = paged.query;
   const now = useNow();
   const [selected, setSelected] = useState<StaticProxyDto[]>([]);
+  const setRemark = useSetStaticRemark();
   const onScreen = proxies.data?.items ?? [];
   // Only rows still on screen count: a renewed or released IP may have changed since it was ticked.
   const chosen = selected.filter((s) => onScreen.some((p) => p.id === s.id && p.status !== 'released'));
@@ -133,6 +135,26 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
             ),
           },
           { title: t('static.list.columns.replacements'), dataIndex: 'replacementsLeft', align: 'right', className: 'nowrap' },
+          {
+            title: t('static.list.columns.remark'),
+            key: 'remark',
+            render: (_v, p) => (
+              <Typography.Text
+                type={p.remark ? undefined : 'secondary'}
+                data-testid="static-remark"
+                editable={{
+                  text: p.remark ?? '',
+                  maxLength: 100,
+                  tooltip: t('static.list.editRemark'),
+                  onChange: (next) => {
+                    if (next.trim() !== (p.remark ?? '')) setRemark.mutate({ id: p.id, remark: next.trim() || null });
+                  },
+                }}
+              >
+                {p.remark ?? t('commerce.none')}
+              </Typography.Text>
+            ),
+          },
           {
             title: t('static.list.columns.actions'),
             key: 'actions',

@@ -61,6 +61,12 @@ beforeEach(() => {
   fetchMock.mockImplementation(async (input, init) => {
     const path = new URL(String(input), 'http://console.test').pathname;
     const answer = (data: unknown) => Response.json({ data });
+    if (init?.method === 'PUT' && path === '/api/proxy/static/1') {
+      const body = JSON.parse(String(init.body)) as { remark: string | null };
+      posts.push({ path, body });
+      listed = [{ ...active, remark: body.remark }, grace];
+      return answer(listed[0]);
+    }
     if (init?.method === 'POST') {
       const body: unknown = JSON.parse(String(init.body));
       posts.push({ path, body });
@@ -177,6 +183,18 @@ describe('StaticResidentialPage', () => {
     await waitFor(() => expect(posts).toEqual([{ path: '/api/proxy/static/1/replace', body: { reason: 'not-working', note: 'times out' } }]));
     expect(await screen.findByText('Replaced: your new IP is 203.0.113.99.')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('static-proxies').textContent).toContain('203.0.113.99'));
+  });
+
+  it('keeps a remark on an IP, edited in place', async () => {
+    renderPage();
+    const [first] = await rows();
+    fireEvent.click(within(first!).getByRole('button', { name: 'Edit remark' }));
+    const box = within(first!).getByRole('textbox');
+    fireEvent.change(box, { target: { value: ' shop checker ' } });
+    fireEvent.keyDown(box, { key: 'Enter', keyCode: 13 });
+    fireEvent.keyUp(box, { key: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(posts).toEqual([{ path: '/api/proxy/static/1', body: { remark: 'shop checker' } }]));
+    await waitFor(() => expect(within(screen.getByTestId('static-proxies')).getAllByTestId('static-remark')[0]!.textContent).toBe('shop checker'));
   });
 
   it('exports the lines on screen as a text file', async () => {
