@@ -57,6 +57,8 @@ export const staticInventoryDto = z.object({
   status: z.enum(STATIC_INVENTORY_STATUSES),
   cooldownUntil: z.string().nullable(),
   remark: z.string().nullable(),
+  /** The customer's IP on this row (not released), so an admin can extend it at no charge. */
+  holder: z.object({ allocationId: z.number().int(), userId: z.number().int(), expiresAt: z.string() }).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

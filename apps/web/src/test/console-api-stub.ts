@@ -77,6 +77,7 @@ const staticRow: StaticInventoryDto = {
   status: 'free',
   cooldownUntil: null,
   remark: null,
+  holder: null,
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
 };

@@ -106,11 +106,21 @@ export class StaticInventoryRepository {
     const links = ids.length === 0 ? [] : await (trx ?? this.db).selectFrom('static_inventory_businesses').selectAll().where('inventory_id', 'in', ids).orderBy('business_id').execute();
     const lines = new Map<number, number[]>();
     for (const l of links) lines.set(l.inventory_id, [...(lines.get(l.inventory_id) ?? []), l.business_id]);
-    return rows.map((r) => this.toDto(r, lines.get(r.id) ?? []));
+    const held =
+      ids.length === 0
+        ? []
+        : await (trx ?? this.db)
+            .selectFrom('static_allocations')
+            .select(['id', 'user_id', 'inventory_id', 'expires_at'])
+            .where('inventory_id', 'in', ids)
+            .where('status', '<>', 'released')
+            .execute();
+    const holders = new Map(held.map((h) => [h.inventory_id, { allocationId: h.id, userId: h.user_id, expiresAt: h.expires_at }]));
+    return rows.map((r) => this.toDto(r, lines.get(r.id) ?? [], holders.get(r.id) ?? null));
   }
 
   /** The upstream as an admin sees it: user name kept, password never (only whether there is one). */
-  private toDto(r: Row, businessIds: number[]): StaticInventoryDto {
+  private toDto(r: Row, businessIds: number[], holder: StaticInventoryDto['holder']): StaticInventoryDto {
     const auth = r.username === null ? '' : `${encodeURIComponent(r.username)}${r.password_sealed === null ? '' : ':••••'}@`;
     const host = r.host.includes(':') ? `[${r.host}]` : r.host;
     return {
@@ -124,6 +134,7 @@ export class StaticInventoryRepository {
       status: r.status,
       cooldownUntil: r.cooldown_until,
       remark: r.remark,
+      holder,
       createdAt: r.created_at,
       updatedAt: r.updated_at,
     };

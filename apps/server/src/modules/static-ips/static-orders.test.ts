@@ -140,6 +140,9 @@ describe.each(DIALECTS)('buying static IPs on %s', (dialect) => {
     expect(grant.body.data).toMatchObject({ kind: 'static', status: 'paid', amount: 0, note: 'trial' });
     const [ip] = (await call(t.app, 'GET', '/api/proxy/static', { token: customer.token })).body.data.items as { id: number; expiresAt: string; startsAt: string }[];
     expect(new Date(ip!.expiresAt).getTime() - new Date(ip!.startsAt).getTime()).toBe(7 * DAY);
+    // The admin finds the IP on its inventory row, with its holder.
+    const rows = (await call(t.app, 'GET', '/api/manage/static-inventory?status=allocated&pageSize=100', { token: admin })).body.data.items as { holder: { allocationId: number; userId: number } | null }[];
+    expect(rows.find((r) => r.holder?.allocationId === ip!.id)?.holder).toEqual({ allocationId: ip!.id, userId: customer.user.id, expiresAt: ip!.expiresAt });
     const renew = await call(t.app, 'POST', '/api/manage/static-renew-recharge', { token: admin, body: { staticProxyIds: [ip!.id], days: 3, note: 'sorry for the outage' } });
     expect(renew.body.data.orders).toEqual([expect.objectContaining({ kind: 'static-renew', status: 'paid', amount: 0 })]);
     const [after] = (await call(t.app, 'GET', '/api/proxy/static', { token: customer.token })).body.data.items as { expiresAt: string }[];

@@ -12,6 +12,7 @@ import { staticInventoryQueryOptions, type StaticInventoryFilters } from '../api
 import { EditInventoryModal } from './edit-inventory-modal';
 import { HistoryDrawer } from './history-drawer';
 import { InventoryStatusTag } from './inventory-status-tag';
+import { ExtendModal } from './extend-modal';
 import { RetireButton } from './retire-button';
 import type { Namer } from './static-names';
 
@@ -29,6 +30,7 @@ export function InventoryList({ names }: { names: Namer }) {
   const [form] = Form.useForm<FilterValues>();
   const [filters, setFilters] = useState<StaticInventoryFilters>({});
   const [historyOf, setHistoryOf] = useState<StaticInventoryDto | null>(null);
+  const [extending, setExtending] = useState<StaticInventoryDto | null>(null);
   const [editing, setEditing] = useState<StaticInventoryDto | null>(null);
   const paged = usePagedQuery(staticInventoryQueryOptions, filters);
 
@@ -103,6 +105,9 @@ export function InventoryList({ names }: { names: Namer }) {
                 <Button type="link" size="small" disabled={r.status === 'retired'} onClick={() => setEditing(r)} data-testid="edit-row">
                   {t('staticAdmin.actions.edit')}
                 </Button>
+                <Button type="link" size="small" disabled={!r.holder} onClick={() => setExtending(r)} data-testid="extend-row">
+                  {t('staticAdmin.actions.extend')}
+                </Button>
                 <RetireButton row={r} />
               </Space>
             ),
@@ -110,6 +115,7 @@ export function InventoryList({ names }: { names: Namer }) {
         ]}
       />
       <HistoryDrawer row={historyOf} onClose={() => setHistoryOf(null)} />
+      <ExtendModal row={extending} onClose={() => setExtending(null)} />
       <EditInventoryModal row={editing} names={names} onClose={() => setEditing(null)} />
     </Card>
   );

@@ -20,9 +20,12 @@ const row: StaticInventoryDto = {
   status: 'free',
   cooldownUntil: null,
   remark: null,
+  holder: null,
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
 };
+/** A row a customer holds: it can be extended at no charge. */
+const held: StaticInventoryDto = { ...row, id: 6, ip: '203.0.113.6', status: 'allocated', holder: { allocationId: 41, userId: 7, expiresAt: '2026-02-01T00:00:00Z' } };
 const none = { free: 0, reserved: 0, allocated: 0, grace: 0, cooldown: 0, retired: 0 };
 const board: StaticStockCell[] = [
   { regionId: 1, businessId: null, counts: { ...none, free: 3, retired: 1 } },
@@ -57,7 +60,7 @@ function stubServer() {
         case 'GET /api/manage/static-inventory/board':
           return Response.json({ data: { items: board } });
         case 'GET /api/manage/static-inventory':
-          return Response.json({ data: page([row]) });
+          return Response.json({ data: page([row, held]) });
         case 'GET /api/manage/static-inventory/5/history':
           return Response.json({ data: { items: [retired] } });
         case 'POST /api/manage/static-inventory':
@@ -75,6 +78,8 @@ function stubServer() {
           });
         case 'PUT /api/manage/static-inventory/5':
           return Response.json({ data: { ...row, ...(body as object) }, message: 'Saved (test).' });
+        case 'POST /api/manage/static-renew-recharge':
+          return Response.json({ data: { orders: [] }, message: 'Extended (test).' });
         case 'DELETE /api/manage/static-inventory/5':
           return Response.json({ data: { ...row, status: 'retired' }, message: 'Retired (test).' });
         default:
@@ -164,13 +169,13 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     renderPage();
     const list = await screen.findByTestId('static-inventory', {}, waitLong);
     await within(list).findByText('203.0.113.5', {}, waitLong);
-    fireEvent.click(within(list).getByTestId('retire-row'));
+    fireEvent.click(within(list).getAllByTestId('retire-row')[0]!);
     fireEvent.change(await screen.findByTestId('retire-reason', {}, waitLong), { target: { value: '  blocked upstream ' } });
     fireEvent.click(screen.getByTestId('retire-confirm'));
     await waitFor(() => expect(server.calls.find((c) => c.method === 'DELETE')?.body).toEqual({ reason: 'blocked upstream' }), waitLong);
     expect(server.calls.find((c) => c.method === 'DELETE')?.path).toBe('/api/manage/static-inventory/5');
 
-    fireEvent.click(within(list).getByTestId('history-row'));
+    fireEvent.click(within(list).getAllByTestId('history-row')[0]!);
     const event = await screen.findByTestId('history-event', {}, waitLong);
     expect(event.textContent).toContain('Retired');
     expect(event.textContent).toContain('Reason: blocked upstream');
@@ -181,7 +186,7 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     renderPage();
     const list = await screen.findByTestId('static-inventory', {}, waitLong);
     await within(list).findByText('203.0.113.5', {}, waitLong);
-    fireEvent.click(within(list).getByTestId('edit-row'));
+    fireEvent.click(within(list).getAllByTestId('edit-row')[0]!);
     const modal = await screen.findByTestId('static-edit', {}, waitLong);
     expect(within(modal).getByText('E-commerce')).toBeTruthy();
     fireEvent.click(within(modal).getByText('E-commerce').closest('.ant-select-selection-item')!.querySelector('.ant-select-selection-item-remove')!);
@@ -189,5 +194,19 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     fireEvent.change(within(modal).getByTestId('edit-remark'), { target: { value: ' rack 4 ' } });
     fireEvent.click(screen.getByTestId('edit-submit'));
     await waitFor(() => expect(server.calls.find((c) => c.method === 'PUT')?.body).toEqual({ regionId: 1, businessIds: [], isp: null, remark: 'rack 4' }), waitLong);
+  });
+
+  it('extends the IP a customer holds on a row, at no charge, with a note; a free row cannot be extended', async () => {
+    renderPage();
+    const list = await screen.findByTestId('static-inventory', {}, waitLong);
+    await within(list).findByText('203.0.113.6', {}, waitLong);
+    const [free, holding] = within(list).getAllByTestId('extend-row');
+    expect((free as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(holding!);
+    expect((await screen.findByTestId('extend-holder', {}, waitLong)).textContent).toContain('#7');
+    fireEvent.change(screen.getByTestId('extend-days'), { target: { value: '10' } });
+    fireEvent.change(screen.getByTestId('extend-note'), { target: { value: ' outage on the 3rd ' } });
+    fireEvent.click(screen.getByTestId('extend-submit'));
+    await waitFor(() => expect(server.calls.find((c) => c.path === '/api/manage/static-renew-recharge')?.body).toEqual({ staticProxyIds: [41], days: 10, note: 'outage on the 3rd' }), waitLong);
   });
 });
