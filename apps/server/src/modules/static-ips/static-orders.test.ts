@@ -58,6 +58,12 @@ describe.each(DIALECTS)('buying static IPs on %s', (dialect) => {
     }
     // The logins are not rotating sub-accounts: the customer's own list does not show them.
     expect((await call(t.app, 'GET', '/api/proxy/dynamic', { token })).body.data.items).toEqual([]);
+    // Nor can the rotating routes edit or delete them.
+    const logins = await t.db.db.selectFrom('static_allocations').select('account_id').where('order_id', 'is not', null).execute();
+    for (const { account_id } of logins) {
+      expect((await call(t.app, 'PUT', `/api/proxy/dynamic/${account_id}`, { token, body: { remark: 'mine' } })).status).toBe(404);
+      expect((await call(t.app, 'DELETE', `/api/proxy/dynamic/${account_id}`, { token })).status).toBe(404);
+    }
     const board = (await call(t.app, 'GET', '/api/manage/static-inventory/board', { token: admin })).body.data.items;
     expect(board.find((c: { businessId: number | null }) => c.businessId === null).counts).toMatchObject({ allocated: 2, reserved: 0 });
     const records = await call(t.app, 'GET', '/api/record/static-order', { token });
