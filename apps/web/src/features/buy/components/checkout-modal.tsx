@@ -1,13 +1,12 @@
 import { LockOutlined } from '@ant-design/icons';
 import { normalizeLang, type BuyStaticBody, type LocalizedText, type OrderDto, type PackageDto, type PayMethod } from '@resi/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Modal, Skeleton, Steps, Typography } from 'antd';
+import { Button, Modal, Steps, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrderStatus } from '@/api/check-order';
-import { useSite } from '@/api/get-site';
 import { PaymentStep } from '@/components/payment/payment-step';
-import { QueryError, type QueryLike } from '@/components/query-state';
+import type { QueryLike } from '@/components/query-state';
 import { browser } from '@/lib/api-client';
 import { formatBytes, formatMoney, localizedName } from '@/lib/format';
 import { useBuyDynamic, type Purchase } from '../api/buy-dynamic';
@@ -15,7 +14,7 @@ import { useBuyStatic } from '../api/buy-static';
 import { staticRegionsKey } from '@/api/get-static-regions';
 import { staticProxiesKey } from '@/api/get-static-proxies';
 import { trafficKey } from '@/api/get-traffic';
-import { PayMethodPicker } from '@/components/payment/pay-method-picker';
+import { PayMethodChoice } from '@/components/payment/pay-method-choice';
 
 /** What the checkout sells: a traffic package, or static IPs of one region and line for some days. */
 export type CheckoutItem =
@@ -83,7 +82,6 @@ function CheckoutMethod({
 }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
-  const site = useSite();
   const queryClient = useQueryClient();
   const buyDynamic = useBuyDynamic();
   const buyStatic = useBuyStatic();
@@ -131,33 +129,7 @@ function CheckoutMethod({
         </div>
         <div className="checkout__package-price">{price}</div>
       </div>
-      <Typography.Title level={5} className="checkout__section-title">
-        {t('buy.checkout.chooseMethod')}
-      </Typography.Title>
-      {methodsQuery.isError ? (
-        <QueryError query={methodsQuery} title={t('buy.checkout.methodsFailed')} />
-      ) : methods.length > 0 ? (
-        <PayMethodPicker methods={methods} value={method} onChange={choose} />
-      ) : methodsQuery.isPending ? (
-        <Skeleton active paragraph={{ rows: 2 }} />
-      ) : (
-        <Alert
-          type="warning"
-          showIcon
-          title={t('buy.checkout.noMethods')}
-          description={
-            <>
-              {t('buy.checkout.noMethodsHint')}{' '}
-              {site.supportUrl ? (
-                <a href={site.supportUrl} target="_blank" rel="noopener noreferrer">
-                  {t('tips.supportLink')}
-                </a>
-              ) : null}
-            </>
-          }
-          data-testid="no-pay-methods"
-        />
-      )}
+      <PayMethodChoice query={methodsQuery} value={method} onChange={choose} />
       <div className="checkout__total">
         <span>{t('buy.checkout.total')}</span>
         <strong>{price}</strong>

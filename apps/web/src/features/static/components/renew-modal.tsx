@@ -1,14 +1,14 @@
 import { LockOutlined } from '@ant-design/icons';
 import { normalizeLang, type PayMethod, type StaticPriceDto, type StaticProxyDto } from '@resi/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Modal, Select, Skeleton, Typography } from 'antd';
+import { Alert, Button, Modal, Select, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrderStatus } from '@/api/check-order';
 import { staticProxiesKey } from '@/api/get-static-proxies';
-import { PayMethodPicker } from '@/components/payment/pay-method-picker';
+import { PayMethodChoice } from '@/components/payment/pay-method-choice';
 import { PaymentStep } from '@/components/payment/payment-step';
-import { QueryError, QueryState, type QueryLike } from '@/components/query-state';
+import { QueryState, type QueryLike } from '@/components/query-state';
 import { browser } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
 import { staticOrdersKey } from '../api/get-static-orders';
@@ -93,18 +93,7 @@ function RenewChoice({ proxies, prices, methods: methodsQuery, onBought }: { pro
           />
         </>
       )}
-      <Typography.Title level={5} className="checkout__section-title">
-        {t('buy.checkout.chooseMethod')}
-      </Typography.Title>
-      {methodsQuery.isError ? (
-        <QueryError query={methodsQuery} title={t('buy.checkout.methodsFailed')} />
-      ) : methods.length > 0 ? (
-        <PayMethodPicker methods={methods} value={method} onChange={setPicked} />
-      ) : methodsQuery.isPending ? (
-        <Skeleton active paragraph={{ rows: 2 }} />
-      ) : (
-        <Alert type="warning" showIcon title={t('buy.checkout.noMethods')} description={t('buy.checkout.noMethodsHint')} data-testid="no-pay-methods" />
-      )}
+      <PayMethodChoice query={methodsQuery} value={method} onChange={setPicked} />
       <div className="checkout__total">
         <span>{t('buy.checkout.total')}</span>
         <strong data-testid="renew-total">{total ?? t('commerce.none')}</strong>
