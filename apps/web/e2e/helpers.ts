@@ -4,6 +4,16 @@ import path from 'node:path';
 import { E2E } from './e2e-env';
 import { codeFromOutbox } from './outbox';
 
+/**
+ * Opens a console address carrying `?token=` and waits until the console has taken the session and
+ * dropped the token from the address: the console reads it only after its language pack has loaded, so
+ * a navigation straight after `goto` could leave before the session was kept.
+ */
+export async function openWithSession(page: Page, address: string): Promise<void> {
+  await page.goto(address);
+  await expect(page).not.toHaveURL(/[?&]token=/);
+}
+
 /** Fills the picture code, presses "send code" and types the code the server mailed to `email`. */
 export async function requestMailCode(page: Page, form: string, email: string): Promise<void> {
   const scope = page.getByTestId(form);

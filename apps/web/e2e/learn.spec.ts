@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { LANGS, apiRegister, keepScreenshot } from './helpers';
+import { LANGS, apiRegister, keepScreenshot, openWithSession } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 let token = '';
@@ -67,7 +67,7 @@ test('screenshots of the knowledge base, FAQ, blog and toolbox in three language
     ['blog', '/manage/learn/blog', 'article-list'],
     ['toolbox', '/manage/toolbox', 'line-converter'],
   ] as const;
-  await page.goto(`/manage/center?token=${token}`);
+  await openWithSession(page, `/manage/center?token=${token}`);
   for (const lang of LANGS) {
     for (const [name, path, ready] of pages) {
       await page.goto(`${path}${path.includes('?') ? '&' : '?'}lang=${lang}`);

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister } from './helpers';
+import { apiLogin, apiRegister, openWithSession } from './helpers';
 import { duplicateIds, horizontalOverflow } from './layout-checks';
 
 // Phone-sized screens (390 × 844) and wide ones: no page reaches past the screen's edge, the menu is a drawer
@@ -75,7 +75,7 @@ test('on a 390 px phone no customer page reaches past the screen, in English and
   const paths = [...customerPaths(), '/learn/knowledge?article=getting-started', '/toolbox?article=curl'];
   expect(paths).toEqual(expect.arrayContaining(['/center', '/center/rechargeDetails', '/user/personal']));
   for (const lang of ['en', 'zh-cn']) {
-    await page.goto(`/manage/center?lang=${lang}&token=${token}`);
+    await openWithSession(page, `/manage/center?lang=${lang}&token=${token}`);
     for (const pathname of paths) {
       await page.goto(`/manage${pathname}`);
       await settled(page, pathname);
@@ -195,7 +195,7 @@ test('every menu label is shown whole at the normal menu width, in all three lan
 test('wide screenshots in English and Chinese', async ({ page }) => {
   await page.setViewportSize(WIDE);
   for (const lang of ['en', 'zh-cn']) {
-    await page.goto(`/manage/center?lang=${lang}&token=${token}`);
+    await openWithSession(page, `/manage/center?lang=${lang}&token=${token}`);
     for (const pathname of ['/center', '/center/rechargeDetails', '/center/buy']) {
       await page.goto(`/manage${pathname}`);
       await settled(page, pathname);
