@@ -1,7 +1,7 @@
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot, LANGS } from './helpers';
+import { apiLogin, apiRegister, confirmSessionSwitch, keepScreenshot, LANGS } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 // Selling traffic end to end: a customer buys with the sandbox, then with the manual method, which an admin
@@ -121,7 +121,7 @@ test('an admin verifies the pending manual order in User Recharge and the balanc
   expect(csv).toContain(manualOrderNo);
   expect(csv).toContain(email);
   await page.goto(`/manage/center/buy?token=${customerToken}`);
-  await page.getByTestId('session-switch-confirm').click();
+  await confirmSessionSwitch(page);
   await expect(page.getByTestId('balance-value')).toContainText('11 GB');
 });
 
@@ -163,7 +163,7 @@ test('screenshots of buy, recharge details, user recharge and payment settings i
   for (const lang of LANGS) {
     await page.goto(`/manage/manage/order?lang=${lang}&token=${adminToken}`);
     // The tab holds the customer's session until the first admin link is confirmed.
-    if (lang === LANGS[0]) await page.getByTestId('session-switch-confirm').click();
+    if (lang === LANGS[0]) await confirmSessionSwitch(page);
     await expect(page.getByTestId('order-desk').locator('.ant-table-row').first()).toBeVisible();
     await expectLocalizedPage(page, TEXTS[lang].order);
     await keepScreenshot(page, `user-recharge-${lang}`);

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister } from './helpers';
+import { apiLogin, apiRegister, confirmSessionSwitch } from './helpers';
 
 test('an admin adds a package on the Packages page and a customer finds it on Package Purchase', async ({ page, request }) => {
   const name = `Trial ${Date.now() % 100000} GB`;
@@ -35,7 +35,7 @@ test('an admin adds a package on the Packages page and a customer finds it on Pa
   const customer = await apiRegister(request, `catalogue-${Date.now()}@e2e.test`, 'Customer123');
   await page.goto(`/manage/center/buy?token=${customer}`);
   // The tab holds the admin's session: the customer's link asks before switching.
-  await page.getByTestId('session-switch-confirm').click();
+  await confirmSessionSwitch(page);
   const card = page.locator('.package-card', { hasText: name });
   await expect(card).toContainText('7 GB');
   await expect(card.getByTestId('package-price')).toContainText('$12.34');

@@ -14,6 +14,18 @@ export async function openWithSession(page: Page, address: string): Promise<void
   await expect(page).not.toHaveURL(/[?&]token=/);
 }
 
+/**
+ * Answers "switch account" in the session-switch dialog and waits until it has closed. A click that lands
+ * while the page behind is still loading can reach a dialog that is being replaced (it is loaded on
+ * demand): then the dialog is still open and the click is given again.
+ */
+export async function confirmSessionSwitch(page: Page): Promise<void> {
+  await expect(async () => {
+    await page.getByTestId('session-switch-confirm').click({ timeout: 5_000 });
+    await expect(page.getByTestId('session-switch-confirm')).toBeHidden({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 /** Fills the picture code, presses "send code" and types the code the server mailed to `email`. */
 export async function requestMailCode(page: Page, form: string, email: string): Promise<void> {
   const scope = page.getByTestId(form);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot } from './helpers';
+import { apiLogin, apiRegister, confirmSessionSwitch, keepScreenshot } from './helpers';
 
 const storedToken = (page: Page) => page.evaluate(() => sessionStorage.getItem('token'));
 
@@ -26,7 +26,7 @@ test("a link with another account's token asks first: keep stays signed in, swit
   expect(await storedToken(page)).toBe(adminToken);
 
   await page.goto(`/manage/user/personal?token=${customerToken}`);
-  await page.getByTestId('session-switch-confirm').click();
+  await confirmSessionSwitch(page);
   await expect(page.getByTestId('user-menu')).toContainText(email);
   expect(await storedToken(page)).toBe(customerToken);
   await expect(page).toHaveURL(/\/manage\/user\/personal$/);
