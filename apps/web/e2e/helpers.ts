@@ -15,11 +15,20 @@ export async function openWithSession(page: Page, address: string): Promise<void
 }
 
 /**
+ * Waits until the page has nothing loading (no skeleton, no spinner): a click or a choice made while
+ * parts of the page still arrive can reach an element that is about to be replaced, and be lost.
+ */
+export async function settled(page: Page): Promise<void> {
+  await expect(page.locator('.ant-skeleton, .ant-spin-spinning, .page-loading')).toHaveCount(0);
+}
+
+/**
  * Answers "switch account" in the session-switch dialog and waits until it has closed. A click that lands
  * while the page behind is still loading can reach a dialog that is being replaced (it is loaded on
  * demand): then the dialog is still open and the click is given again.
  */
 export async function confirmSessionSwitch(page: Page): Promise<void> {
+  await settled(page);
   await expect(async () => {
     await page.getByTestId('session-switch-confirm').click({ timeout: 5_000 });
     await expect(page.getByTestId('session-switch-confirm')).toBeHidden({ timeout: 2_000 });

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot, LANGS } from './helpers';
+import { apiLogin, apiRegister, keepScreenshot, LANGS, settled } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 // Rotating residential end to end: a customer with traffic creates a proxy account, copies curl lines from
@@ -76,6 +76,7 @@ test('without a proxy account, Get Proxy leads to Rotating Residential, where th
 test('Get Proxy builds a curl line that works through the gateway, and the usage chart shows the traffic', async ({ page }) => {
   await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
   await expect(page.getByTestId('settings-account')).toContainText(proxyUser);
+  await settled(page);
   await page.getByTestId('settings-format').click();
   await page.locator('.ant-select-item-option', { hasText: 'curl command' }).click();
   await page.getByTestId('settings-count').fill('2');
@@ -109,6 +110,7 @@ test('Get Proxy builds a curl line that works through the gateway, and the usage
 test('a SOCKS5 line from Get Proxy works with curl, also with a country chosen on the page', async ({ page }) => {
   await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
   await expect(page.getByTestId('settings-account')).toContainText(proxyUser);
+  await settled(page);
   await page.getByTestId('settings-protocol').getByText('SOCKS5', { exact: true }).click();
   await page.getByTestId('settings-format').click();
   await page.locator('.ant-select-item-option', { hasText: 'curl command' }).click();
@@ -144,6 +146,7 @@ test('a SOCKS5 line from Get Proxy works with curl, also with a country chosen o
 test('Get Proxy: rotating copies say why, sticky lines download exactly as shown, states are named', async ({ page }) => {
   await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
   await expect(page.getByTestId('settings-account')).toContainText(proxyUser);
+  await settled(page);
   // Every setting is labelled: reachable by its label, as a screen reader would.
   for (const label of ['Proxy account', 'Location', 'Number of lines', 'Line format']) await expect(page.getByLabel(label, { exact: true })).toBeVisible();
   await page.getByLabel('Number of lines', { exact: true }).fill('3');
