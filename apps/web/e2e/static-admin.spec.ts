@@ -10,9 +10,13 @@ const GRANTED = '198.51.100.21';
 const LINES = [`http://alice:secret-one@${KEPT}:8000`, `${RETIRED}:8001:bob:pw:with:colons`, 'not a proxy line'].join('\n');
 
 /** Picks an option of an antd Select by its visible text. */
+/** Picks an option and checks the select shows it: a pick made while the dropdown still moves can be lost, then it is made again. */
 async function choose(page: Page, select: Locator, option: string): Promise<void> {
-  await select.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+  await expect(async () => {
+    await select.click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click({ timeout: 5_000 });
+    await expect(select).toContainText(option, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /** A row's cells, as the table shows them. */
