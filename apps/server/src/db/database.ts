@@ -45,11 +45,20 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): D
  * not for this connection's own writes: those are counted as they are run. Any statement that is not a
  * plain read counts, transaction control included; triggers may write to other tables, so no statement
  * is judged by the tables it names.
+ *
+ * Another connection's commit is looked for once per turn of the event loop, not on every call: the
+ * pragma is a read transaction (two file-lock system calls), and it was the largest cost of a signed-in
+ * request answered from the session cache. A commit that lands during a turn is seen from the next one;
+ * a request sent after that commit was answered arrives in a later turn (docs/architecture.md#a-signed-in-requests-own-cost).
  */
 class StoreVersion {
   private readonly dataVersion: Sqlite.Statement<[], number>;
   private seen: number;
   private value = 0;
+  private lookedThisTurn = false;
+  private readonly nextTurn = () => {
+    this.lookedThisTurn = false;
+  };
 
   constructor(sqlite: Sqlite.Database) {
     this.dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
@@ -61,6 +70,9 @@ class StoreVersion {
   }
 
   read(): number {
+    if (this.lookedThisTurn) return this.value;
+    this.lookedThisTurn = true;
+    setImmediate(this.nextTurn);
     const v = this.dataVersion.get()!;
     if (v !== this.seen) {
       this.seen = v;

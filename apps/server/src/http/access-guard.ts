@@ -1,7 +1,9 @@
 import { ACCESS_POLICIES, canAccess } from '@resi/contract';
-import type { FastifyRequest } from 'fastify';
+import type { AccessPolicy } from '@resi/contract';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../shared/errors';
+import { addRouteHook } from '../shared/route-hooks';
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -19,32 +21,34 @@ export function bearerToken(request: FastifyRequest): string | null {
 export const accessGuard = fp(
   async (app) => {
     const { sessions } = app;
+    // A callback hook: a session the cache knows is checked without waiting for anything (http/app.ts).
+    const guard =
+      (access: Exclude<AccessPolicy, 'public'>): onRequestHookHandler =>
+      (request, _reply, done) => {
+        const admit = (auth: FastifyRequest['auth']) => {
+          if (!auth) return done(new AppError('UNAUTHENTICATED'));
+          request.auth = auth;
+          if (!canAccess(access, { role: auth.user.role, isDistributor: auth.user.is_distributor === 1 })) return done(new AppError('FORBIDDEN'));
+          done();
+        };
+        // An export ticket may already have signed the request in (modules/exports): the same policy applies.
+        if (request.auth) return admit(request.auth);
+        const token = bearerToken(request);
+        if (!token) return admit(null);
+        const known = sessions.remembered(token);
+        if (known) return admit(known);
+        sessions.authenticate(token).then(admit, done);
+      };
+    // Each route gets its policy's guard as it is registered; public routes and unmatched URLs (the
+    // not-found handler exposes nothing) get none.
     app.addHook('onRoute', (route) => {
       const access = route.config?.access;
       if (!access || !ACCESS_POLICIES.includes(access)) {
         throw new Error(`Route ${String(route.method)} ${route.url} has no access policy (config.access)`);
       }
+      if (access !== 'public') addRouteHook(route, 'onRequest', guard(access));
     });
     app.decorateRequest('auth', null);
-    // A callback hook: a session the cache knows is checked without waiting for anything (http/app.ts).
-    app.addHook('onRequest', (request, _reply, done) => {
-      const access = request.routeOptions.config?.access;
-      // Unmatched URLs reach the not-found handler, which has no policy and exposes nothing.
-      if (!access || access === 'public') return done();
-      const admit = (auth: FastifyRequest['auth']) => {
-        if (!auth) return done(new AppError('UNAUTHENTICATED'));
-        request.auth = auth;
-        if (!canAccess(access, { role: auth.user.role, isDistributor: auth.user.is_distributor === 1 })) return done(new AppError('FORBIDDEN'));
-        done();
-      };
-      // An export ticket may already have signed the request in (modules/exports): the same policy applies.
-      if (request.auth) return admit(request.auth);
-      const token = bearerToken(request);
-      if (!token) return admit(null);
-      const known = sessions.remembered(token);
-      if (known) return admit(known);
-      sessions.authenticate(token).then(admit, done);
-    });
   },
   { name: 'access-guard', dependencies: ['export-requests', 'auth-sessions'], decorators: { fastify: ['sessions'] } },
 );

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { type Clock, systemClock } from '../lib/clock';
@@ -32,6 +32,7 @@ import { OneLinePerRequest } from './request-log';
 import { RATE_LIMITS, type RateLimitRules, registerRateLimits } from './rate-limits';
 import { langFromHeader, translator } from '../shared/i18n';
 import { timeRequests } from './request-timing';
+import { serializerCompiler } from './response-serializer';
 import { registerSpa } from './spa';
 
 export interface AppDeps {
@@ -112,7 +113,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.headers(securityHeaders);
     done();
   });
-  await registerRateLimits(app, { rules: deps.rateLimits ?? RATE_LIMITS, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
   await app.register(swagger, {
     openapi: { info: { title: `${config.APP_NAME} API`, version: '1' }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
     transform: jsonSchemaTransform,
@@ -127,6 +127,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(exportRequests, modules);
   await app.register(authSessions, modules);
   await app.register(accessGuard);
+  // After the guard: a route's limits run once its caller is known, and an unsigned request is refused
+  // before it counts (each adds its hooks to routes as they are registered, in this order).
+  await registerRateLimits(app, { rules: deps.rateLimits ?? RATE_LIMITS, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
   await app.register(paymentServices, modules);
   await app.register(orderServices, modules);
 

@@ -1,8 +1,9 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { MINUTE } from '../lib/clock';
 import { AppError } from '../shared/errors';
+import { addRouteHook } from '../shared/route-hooks';
 
 /** Routes that name a limit in `config.limit` (see types.ts). */
 export const RATE_LIMIT_NAMES = ['captcha', 'mail-code', 'register', 'login', 'reset-pass', 'buy'] as const;
@@ -111,16 +112,7 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
     const name = route.config?.limit;
     if (!name) return;
     const { perIp, perUser } = limitersOf(name);
-    const ipHook: onRequestHookHandler = (request, reply) => enforce(perIp, request, reply);
-    route.onRequest = [...toArray(route.onRequest), ipHook];
-    if (perUser) {
-      const userHook: preHandlerHookHandler = (request, reply) => enforce(perUser, request, reply);
-      route.preHandler = [...toArray(route.preHandler), userHook];
-    }
+    addRouteHook(route, 'onRequest', (request, reply) => enforce(perIp, request, reply));
+    if (perUser) addRouteHook(route, 'preHandler', (request, reply) => enforce(perUser, request, reply));
   });
-}
-
-function toArray<T>(hooks: T | T[] | undefined): T[] {
-  if (hooks === undefined) return [];
-  return Array.isArray(hooks) ? hooks : [hooks];
 }

@@ -20,6 +20,7 @@ describe.each(DIALECTS)('revoking sessions across two API processes on %s', (dia
     b = await createTestApp(dialect, { SMTP_URL: sink.url }, { sameStoreAs: a });
     // Background jobs write to the store on their own ticks: stopped, the only writes are the tests'.
     await Promise.all([a.app.jobs.stop(), b.app.jobs.stop()]);
+    await Promise.all([a.app.listen({ port: 0, host: '127.0.0.1' }), b.app.listen({ port: 0, host: '127.0.0.1' })]);
   });
   afterAll(async () => {
     await b?.close();
@@ -28,8 +29,15 @@ describe.each(DIALECTS)('revoking sessions across two API processes on %s', (dia
   });
   afterEach(() => vi.restoreAllMocks());
 
-  const me = (t: TestApp, token: string) => call(t.app, 'GET', '/api/user', { token });
-  const orders = (t: TestApp, token: string) => call(t.app, 'GET', '/api/manage/order?page=1&pageSize=20', { token });
+  // Signed-in reads go over a real socket, as another process's clients' would: a store version is looked
+  // for once per turn of the event loop (db/database.ts), and each request read from a socket starts one.
+  async function overHttp(t: TestApp, url: string, token: string) {
+    const origin = t.app.listeningOrigin;
+    const res = await fetch(`${origin}${url}`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: res.status, body: (await res.json()) as { data?: any } };
+  }
+  const me = (t: TestApp, token: string) => overHttp(t, '/api/user', token);
+  const orders = (t: TestApp, token: string) => overHttp(t, '/api/manage/order?page=1&pageSize=20', token);
 
   async function signIn(t: TestApp, email: string, password: string): Promise<string> {
     const res = await login(t.app, email, password, uniqueIp());

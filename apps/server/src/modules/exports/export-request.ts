@@ -1,7 +1,8 @@
 import { normalizeLang } from '@resi/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../shared/errors';
+import { addRouteHook } from '../../shared/route-hooks';
 import { translator } from '../../shared/i18n';
 import type { AuditLogRepository } from '../audit/audit-log-repository';
 import type { ExportTicketService } from './export-tickets';
@@ -50,16 +51,16 @@ export function registerExportRequests(app: FastifyInstance, tickets: ExportTick
     request.auth = { user, sessionId: null };
     request.csvExport = { name, filename: `${name}-${fileStamp(clock.now())}.csv` };
   };
-  // Callback hooks, which on every other route return at once (http/app.ts says why).
-  app.addHook('onRequest', (request, _reply, done) => {
-    const name = request.routeOptions.config?.export;
-    if (!name) return done();
-    signIn(request, name).then(() => done(), done);
-  });
+  // Callback hooks (http/app.ts says why), on export routes only: every other route pays nothing for them.
+  const signInHook =
+    (name: string): onRequestHookHandler =>
+    (request, _reply, done) => {
+      signIn(request, name).then(() => done(), done);
+    };
 
   // A file of a whole list leaves with an audit row (who, which list, the filters, how many rows) or not
   // at all: onSend runs before the bytes go out, and a failed write turns the answer into an error.
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const auditHook: onSendHookHandler = (request, reply, payload, done) => {
     const file = request.csvExport;
     if (!file || file.rows === undefined || reply.statusCode !== 200 || !request.auth) return done(null, payload);
     // Paging is ignored by an export, so it is not a filter worth recording.
@@ -73,5 +74,13 @@ export function registerExportRequests(app: FastifyInstance, tickets: ExportTick
         ip: request.ip,
       })
       .then(() => done(null, payload), done);
+  };
+
+  // Registered before the access guard's (http/app.ts), so a ticket signs the request in before the guard looks.
+  app.addHook('onRoute', (route) => {
+    const name = route.config?.export;
+    if (!name) return;
+    addRouteHook(route, 'onRequest', signInHook(name));
+    addRouteHook(route, 'onSend', auditHook);
   });
 }
