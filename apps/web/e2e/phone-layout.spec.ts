@@ -69,12 +69,12 @@ test.beforeAll(async ({ request }) => {
   orderNo = bought.order.orderNo;
 });
 
-test('on a 390 px phone no customer page reaches past the screen, in English and Chinese', async ({ page }) => {
+test('on a 390 px phone no customer page reaches past the screen, in English, Simplified and Traditional Chinese', async ({ page }) => {
   await page.setViewportSize(PHONE);
   // And an article of each library: code blocks and tables in Markdown.
   const paths = [...customerPaths(), '/learn/knowledge?article=getting-started', '/toolbox?article=curl'];
   expect(paths).toEqual(expect.arrayContaining(['/center', '/center/rechargeDetails', '/user/personal']));
-  for (const lang of ['en', 'zh-cn']) {
+  for (const lang of ['en', 'zh-cn', 'zh']) {
     await openWithSession(page, `/manage/center?lang=${lang}&token=${token}`);
     for (const pathname of paths) {
       await page.goto(`/manage${pathname}`);
@@ -194,7 +194,7 @@ test('every menu label is shown whole at the normal menu width, in all three lan
 
 test('wide screenshots in English and Chinese', async ({ page }) => {
   await page.setViewportSize(WIDE);
-  for (const lang of ['en', 'zh-cn']) {
+  for (const lang of ['en', 'zh-cn', 'zh']) {
     await openWithSession(page, `/manage/center?lang=${lang}&token=${token}`);
     for (const pathname of ['/center', '/center/rechargeDetails', '/center/buy']) {
       await page.goto(`/manage${pathname}`);
