@@ -1,0 +1,12 @@
+import type { LoginLogDto } from '@resi/contract';
+import type { LoginLogListRow } from './login-analysis-repository';
+
+export const toLoginLogDto = (r: LoginLogListRow): LoginLogDto => ({
+  at: r.created_at,
+  userId: r.user_id,
+  email: r.email,
+  account: r.account,
+  ip: r.ip,
+  userAgent: r.user_agent,
+  result: r.result,
+});
