@@ -28,6 +28,7 @@ export const loginAnalysisQuery = pageQuery.extend(loginAnalysisFilters.shape);
 export type LoginAnalysisQuery = z.infer<typeof loginAnalysisQuery>;
 
 export const loginLogDto = z.object({
+  id: z.number().int(),
   at: z.string(),
   /** Null when the account named no user. */
   userId: z.number().int().nullable(),

@@ -56,7 +56,7 @@ describe.each(DIALECTS)('login analysis on %s', (dialect) => {
     expect(res.body.data.total).toBe(11);
     expect(items.map((r) => r.result)).toEqual(['locked', ...Array(5).fill('bad-password'), 'invalid', 'success', 'disabled', 'unknown-account', 'bad-captcha']);
     for (const r of items) expect(r).toMatchObject({ ip, userAgent: 'Analysis/2.0', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
-    expect(items[0]).toEqual({ at: expect.any(String), userId: user.id, email, account: email, ip, userAgent: 'Analysis/2.0', result: 'locked' });
+    expect(items[0]).toEqual({ id: expect.any(Number), at: expect.any(String), userId: user.id, email, account: email, ip, userAgent: 'Analysis/2.0', result: 'locked' });
     expect(items[7]).toMatchObject({ userId: user.id, email, account: user.account, result: 'success' });
     expect(items[8]).toMatchObject({ userId: disabled.id, email: disabled.email, result: 'disabled' });
     expect(items[9]).toMatchObject({ userId: null, email: null, account: ghost, result: 'unknown-account' });

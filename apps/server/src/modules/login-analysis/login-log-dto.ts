@@ -2,6 +2,7 @@ import type { LoginLogDto } from '@resi/contract';
 import type { LoginLogListRow } from './login-analysis-repository';
 
 export const toLoginLogDto = (r: LoginLogListRow): LoginLogDto => ({
+  id: r.id,
   at: r.created_at,
   userId: r.user_id,
   email: r.email,
