@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { STATIC_EVENTS, StaticInventoryStatus, StaticProxyStatus } from '@resi/contract';
+import type { LoginResult, STATIC_EVENTS, StaticInventoryStatus, StaticProxyStatus } from '@resi/contract';
 
 /** Times are ISO 8601 UTC strings on both dialects, so rows compare and sort the same everywhere. */
 type Timestamp = string;
@@ -58,7 +58,7 @@ export interface LoginLogTable {
   account: string;
   ip: string | null;
   user_agent: string | null;
-  result: string;
+  result: LoginResult;
   created_at: Timestamp;
 }
 

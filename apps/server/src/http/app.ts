@@ -12,6 +12,7 @@ import { authModule, authSessions } from '../modules/auth/plugin';
 import { catalogueModule } from '../modules/catalogue/plugin';
 import { distributionModule } from '../modules/distribution/plugin';
 import { exportRequests, exportsModule } from '../modules/exports/plugin';
+import { loginAnalysisModule } from '../modules/login-analysis/plugin';
 import type { ModuleDeps } from '../modules/module-deps';
 import { orderServices, ordersModule } from '../modules/orders/plugin';
 import { paymentServices, paymentsModule } from '../modules/payments/plugin';
@@ -137,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.get('/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
-      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule, staticIpsModule]) {
+      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, loginAnalysisModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule, staticIpsModule]) {
         await api.register(module, modules);
       }
     },

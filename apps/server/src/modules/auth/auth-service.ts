@@ -1,4 +1,4 @@
-import type { ChangePassBody, Lang, LoginBody, MailPurpose, RegisterBody, ResetPassBody } from '@resi/contract';
+import type { ChangePassBody, Lang, LoginBody, LoginResult, MailPurpose, RegisterBody, ResetPassBody } from '@resi/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../shared/errors';
@@ -87,13 +87,14 @@ export class AuthService {
   async login(body: LoginBody, meta: ClientMeta): Promise<{ user: UserRow; token: string }> {
     const account = body.account.trim().toLowerCase();
     const now = this.clock.now();
-    const log = (result: Parameters<LoginLogRepository['add']>[0]['result'], userId: number | null = null) =>
-      this.loginLogs.add({ userId, account, ip: meta.ip, userAgent: meta.userAgent, result, at: iso(now) });
+    const user = await this.findLogin(account);
+    // Every attempt names its user when the account is one (docs/business-rules.md#login), whatever stopped it.
+    const log = (result: LoginResult) => this.loginLogs.add({ userId: user?.id ?? null, account, ip: meta.ip, userAgent: meta.userAgent, result, at: iso(now) });
 
     try {
       await this.captchas.consume(body.captchaId, body.captcha);
     } catch (err) {
-      await log('captcha');
+      await log('bad-captcha');
       throw err;
     }
     const lockedFor = await this.lockedMinutes(account, meta.ip, now);
@@ -101,18 +102,17 @@ export class AuthService {
       await log('locked');
       throw new AppError('LOGIN_LOCKED', { minutes: lockedFor });
     }
-    const user = account.includes('@') ? await this.users.findByEmail(account) : await this.users.findByAccount(account);
     const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
     if (!user || !ok) {
-      await log('failed', user?.id ?? null);
+      await log(user ? 'bad-password' : 'unknown-account');
       throw new AppError('LOGIN_FAILED');
     }
     if (user.status !== 'active') {
-      await log('disabled', user.id);
+      await log('disabled');
       throw new AppError('ACCOUNT_DISABLED');
     }
     await this.users.update(user.id, { last_login_at: iso(now) });
-    await log('success', user.id);
+    await log('success');
     const token = await this.sessions.create(user.id, meta);
     return { user: { ...user, last_login_at: iso(now) }, token };
   }
@@ -125,7 +125,13 @@ export class AuthService {
     const named = (body as { account?: unknown } | null)?.account;
     const account = typeof named === 'string' ? named.trim().toLowerCase() : '';
     if (account === '') return;
-    await this.loginLogs.add({ userId: null, account, ip: meta.ip, userAgent: meta.userAgent, result: 'invalid', at: iso(this.clock.now()) });
+    const user = await this.findLogin(account.slice(0, 254));
+    await this.loginLogs.add({ userId: user?.id ?? null, account, ip: meta.ip, userAgent: meta.userAgent, result: 'invalid', at: iso(this.clock.now()) });
+  }
+
+  /** The user a login names: by email when it has an @, else by account name. */
+  private findLogin(account: string): Promise<UserRow | undefined> {
+    return account.includes('@') ? this.users.findByEmail(account) : this.users.findByAccount(account);
   }
 
   /** Minutes until this account name may be tried from this IP again; 0 when it may now. */

@@ -1,8 +1,9 @@
+import type { LoginResult } from '@resi/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 
-/** `invalid`: the body failed its schema but named an account (it never reached the password check). */
-export type LoginResult = 'success' | 'failed' | 'locked' | 'captcha' | 'disabled' | 'invalid';
+/** The results that count towards a lockout: a password was checked and did not open an account. */
+const LOCKOUT_FAILURES: LoginResult[] = ['bad-password', 'unknown-account'];
 
 export class LoginLogRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -26,7 +27,7 @@ export class LoginLogRepository {
     let query = this.db
       .selectFrom('login_logs')
       .select('created_at')
-      .where('result', '=', 'failed')
+      .where('result', 'in', LOCKOUT_FAILURES)
       .where('created_at', '>', since)
       .where('ip', by.ip === null ? 'is' : '=', by.ip);
     if (by.account !== undefined) query = query.where('account', '=', by.account);

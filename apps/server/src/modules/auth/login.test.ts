@@ -127,15 +127,14 @@ describe.each(DIALECTS)('login on %s', (dialect) => {
     expect((await attempt('secret123')).body.code).toBe('LOGIN_LOCKED');
 
     const rows = await logsOf(email);
-    expect(rows.map((r) => r.result)).toEqual(['captcha', 'failed', 'success', 'failed', 'failed', 'failed', 'failed', 'locked']);
-    for (const r of rows) expect(r).toMatchObject({ account: email, ip, user_agent: 'LogTest/1.0', created_at: expect.any(String) });
-    expect(rows.find((r) => r.result === 'success')?.user_id).toBe(user.id);
-    expect(rows.find((r) => r.result === 'failed')?.user_id).toBe(user.id);
+    expect(rows.map((r) => r.result)).toEqual(['bad-captcha', 'bad-password', 'success', 'bad-password', 'bad-password', 'bad-password', 'bad-password', 'locked']);
+    // Every row names the user, also those stopped before the password was checked.
+    for (const r of rows) expect(r).toMatchObject({ user_id: user.id, account: email, ip, user_agent: 'LogTest/1.0', created_at: expect.any(String) });
 
     // An unknown name is logged without a user; the pair lock above is not an IP lock.
     const ghost = uniqueEmail('ghostlog');
     await login(t.app, ghost, 'secret123', ip);
-    expect((await logsOf(ghost)).map((r) => [r.result, r.user_id, r.ip])).toEqual([['failed', null, ip]]);
+    expect((await logsOf(ghost)).map((r) => [r.result, r.user_id, r.ip])).toEqual([['unknown-account', null, ip]]);
   });
 
   it('logs a refused body that names an account as result invalid, without counting it as a failure', async () => {
@@ -159,7 +158,7 @@ describe.each(DIALECTS)('login on %s', (dialect) => {
     }
     const rows = await logsOf(email);
     expect(rows).toHaveLength(bodies.length);
-    for (const r of rows) expect(r).toMatchObject({ result: 'invalid', user_id: null, account: email, ip, user_agent: 'InvalidTest/1.0' });
+    for (const r of rows) expect(r).toMatchObject({ result: 'invalid', user_id: user.id, account: email, ip, user_agent: 'InvalidTest/1.0' });
     // Six refused bodies are no failures: the right password still gets in from that IP.
     expect((await login(t.app, email, 'secret123', ip)).body.data.id).toBe(user.id);
   });
@@ -188,6 +187,6 @@ describe.each(DIALECTS)('login on %s', (dialect) => {
     expect(res.body).toEqual({ code: 'ACCOUNT_DISABLED', message: text('en', 'errors.ACCOUNT_DISABLED') });
     // The wrong password still gets LOGIN_FAILED: the disabled state is only told to the owner.
     expect((await login(t.app, email, 'wrong-pass1', uniqueIp())).body).toEqual(failed);
-    expect((await logsOf(email)).map((r) => r.result)).toEqual(['success', 'disabled', 'failed']);
+    expect((await logsOf(email)).map((r) => r.result)).toEqual(['success', 'disabled', 'bad-password']);
   });
 });

@@ -1,0 +1,14 @@
+import type { CsvColumn } from '../exports/csv';
+import type { LoginLogListRow } from './login-analysis-repository';
+
+/** Columns of the login analysis' CSV export (`/manage/logs?token=`); results stay codes so a sheet can filter them. */
+export const loginLogCsvColumns: CsvColumn<LoginLogListRow>[] = [
+  { key: 'at', value: (r) => r.created_at },
+  { key: 'userId', value: (r) => r.user_id },
+  { key: 'email', value: (r) => r.email },
+  // Typed by whoever tried to sign in, and the user agent is theirs too: the formula escape matters here.
+  { key: 'account', value: (r) => r.account },
+  { key: 'ip', value: (r) => r.ip },
+  { key: 'userAgent', value: (r) => r.user_agent },
+  { key: 'result', value: (r) => r.result },
+];
