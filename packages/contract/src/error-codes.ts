@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'STATIC_RELEASED',
   'STATIC_EXPIRED',
   'STATIC_REPLACEMENTS_USED',
+  'ORDER_NOT_PAID',
+  'ORDER_ALREADY_REFUNDED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

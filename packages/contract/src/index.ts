@@ -12,3 +12,4 @@ export * from './proxy-lines';
 export * from './usage';
 export * from './static-ips';
 export * from './login-analysis';
+export * from './refunds';

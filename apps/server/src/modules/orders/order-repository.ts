@@ -37,6 +37,26 @@ export class OrderRepository implements PaymentOrders {
     return numUpdatedRows === 1n;
   }
 
+  /** The order with its owner's email, as the admin's desk lists it. */
+  findForAdmin(orderNo: string, trx?: Trx): Promise<(OrderRow & { user_email: string }) | undefined> {
+    return (trx ?? this.db)
+      .selectFrom('orders')
+      .innerJoin('users', 'users.id', 'orders.user_id')
+      .selectAll('orders')
+      .select('users.email as user_email')
+      .where('orders.order_no', '=', orderNo)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Flips a paid order to refunded: one conditional update, so of several admins racing only one changes
+   * the row (on PostgreSQL the others wait for its commit and then find it refunded). True when this one did.
+   */
+  async markRefunded(orderNo: string, at: string, trx: Trx): Promise<boolean> {
+    const res = await trx.updateTable('orders').set({ status: 'refunded', updated_at: at }).where('order_no', '=', orderNo).where('status', '=', 'paid').executeTakeFirst();
+    return res.numUpdatedRows === 1n;
+  }
+
   /** A pending order cancelled; false when it was not pending any more. */
   async cancelPending(orderNo: string, now: string): Promise<boolean> {
     const res = await this.db

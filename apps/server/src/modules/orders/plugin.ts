@@ -9,12 +9,17 @@ import { Fulfilment } from './fulfilment';
 import { OrderRepository } from './order-repository';
 import { OrderService } from './order-service';
 import { PaymentReviewService } from './payment-review-service';
+import { RefundService } from './refund-service';
+import { orderRefundRoutes } from './refund-routes';
 import { orderRoutes } from './routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Orders and where their payments are recorded: the payment webhooks and the USDT watcher settle orders through them. */
-    orders: { service: OrderService; repository: OrderRepository; fulfilment: Fulfilment };
+    /**
+     * Orders and where their payments are recorded: the payment webhooks and the USDT watcher settle orders through them;
+     * modules that sell through orders register how their items are fulfilled and taken back by a refund.
+     */
+    orders: { service: OrderService; repository: OrderRepository; fulfilment: Fulfilment; refunds: RefundService };
     /** Polls the TRON API for USDT payments; tests call `pollOnce()` instead of waiting for the job. */
     usdtWatcher: UsdtWatcher;
   }
@@ -25,7 +30,7 @@ declare module 'fastify' {
  * expiry, and the USDT watcher, which pays them from transfers it finds.
  */
 export const orderServices = fp<ModuleDeps>(
-  async (app, { config, db, clock }) => {
+  async (app, { config, db, clock, cutoffs }) => {
     const audit = new AuditLogRepository(db, clock);
     const fulfilment = new Fulfilment(db, clock, audit);
     const service = new OrderService({
@@ -41,7 +46,7 @@ export const orderServices = fp<ModuleDeps>(
       log: app.log,
     });
     const repository = new OrderRepository(db);
-    app.decorate('orders', { service, repository, fulfilment });
+    app.decorate('orders', { service, repository, fulfilment, refunds: new RefundService(db, clock, audit, cutoffs) });
 
     app.jobs.add(orderExpiryJob(db, clock));
     const watcher = new UsdtWatcher({ clock, payConfigs: app.payments.configs, fulfilment, orders: repository, log: app.log });
@@ -56,4 +61,5 @@ export const ordersModule: FastifyPluginAsync<ModuleDeps> = async (app, { db, cl
   const { service: orders, repository: orderRepo } = app.orders;
   await app.register(orderRoutes, { orders, orderRepo });
   await app.register(orderAdminRoutes, { orders, orderRepo, reviews: new PaymentReviewService(db, clock, new AuditLogRepository(db, clock)) });
+  await app.register(orderRefundRoutes, { refunds: app.orders.refunds });
 };

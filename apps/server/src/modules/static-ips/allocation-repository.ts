@@ -105,6 +105,34 @@ export class StaticAllocationRepository {
     return res.numUpdatedRows === 1n;
   }
 
+  /** The allocations a purchase order made that are not released yet. */
+  heldByOrder(orderId: number, trx?: Trx): Promise<AllocationView[]> {
+    return this.view(trx).where('s.order_id', '=', orderId).where('s.status', '<>', 'released').orderBy('s.id').execute();
+  }
+
+  /** These allocations released (a refund); answers the ones this call released. */
+  async release(ids: number[], now: string, trx: Trx): Promise<AllocationRow[]> {
+    if (ids.length === 0) return [];
+    return trx
+      .updateTable('static_allocations')
+      .set({ status: 'released', released_at: now, updated_at: now })
+      .where('id', 'in', ids)
+      .where('status', '<>', 'released')
+      .returningAll()
+      .execute();
+  }
+
+  /** Expiry moved back to `expiresAt` (a refunded renewal); false when it was released meanwhile. */
+  async moveExpiry(id: number, expiresAt: string, now: string, trx: Trx): Promise<boolean> {
+    const res = await trx
+      .updateTable('static_allocations')
+      .set({ expires_at: expiresAt, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '<>', 'released')
+      .executeTakeFirst();
+    return res.numUpdatedRows === 1n;
+  }
+
   /** Replacements recorded for each allocation since `since` (the inventory history keeps them). */
   async replacementsSince(allocationIds: number[], since: string, trx?: Trx): Promise<Map<number, number>> {
     if (allocationIds.length === 0) return new Map();

@@ -14,6 +14,7 @@ import { StaticProxyViews } from './static-proxy-views';
 import { StaticStockRepository } from './stock-repository';
 import { StaticLifecycle } from './lifecycle';
 import { StaticReplacementService } from './replacement-service';
+import { StaticRefunds } from './static-refunds';
 
 /**
  * Static residential IPs (docs/business-rules.md#static-residential-ips): the operator's inventory, and
@@ -38,6 +39,7 @@ export const staticIpsModule: FastifyPluginAsync<ModuleDeps> = async (app, { con
     passwords,
     currency: config.CURRENCY,
   });
+  new StaticRefunds(inventory, allocations, config.STATIC_COOLDOWN_DAYS).register(app.orders.refunds);
   const endpoint = { host: config.GATEWAY_PUBLIC_HOST, httpPort: config.GATEWAY_HTTP_PORT, socksPort: config.GATEWAY_SOCKS_PORT };
   const views = new StaticProxyViews(allocations, passwords, clock, endpoint, config.STATIC_REPLACEMENTS);
   const replacements = new StaticReplacementService(db, clock, inventory, allocations, views, config.STATIC_COOLDOWN_DAYS, cutoffs);

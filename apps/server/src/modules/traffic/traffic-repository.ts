@@ -39,6 +39,28 @@ export class TrafficRepository {
     await (trx ?? this.db).insertInto('traffic_grants').values(grant).execute();
   }
 
+  /** The grant a paid order made; at most one (a unique index on its order). */
+  grantOfOrder(orderId: number, trx?: Transaction<Database>): Promise<{ id: number; bytes: number; used_bytes: number; expires_at: string } | undefined> {
+    return (trx ?? this.db).selectFrom('traffic_grants').select(['id', 'bytes', 'used_bytes', 'expires_at']).where('order_id', '=', orderId).executeTakeFirst();
+  }
+
+  /**
+   * A live grant cut down to what was used of it, so nothing of it is left to spend; answers its size after,
+   * or undefined when it had nothing left (expired or used up). One statement against the row as it is when
+   * the write gets it, so bytes a gateway bills at the same moment are counted, never lost or taken twice.
+   */
+  async cutToUsed(grantId: number, now: string, trx: Transaction<Database>): Promise<number | undefined> {
+    const row = await trx
+      .updateTable('traffic_grants')
+      .set((eb) => ({ bytes: eb.ref('used_bytes') }))
+      .where('id', '=', grantId)
+      .where('expires_at', '>', now)
+      .where((eb) => eb('used_bytes', '<', eb.ref('bytes')))
+      .returning('bytes')
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.bytes);
+  }
+
   /** Grants not yet expired, the one that expires first first: usage is taken from it (docs/business-rules.md#traffic-balance). */
   liveGrants(userId: number, now: string): Promise<GrantRow[]> {
     return this.db

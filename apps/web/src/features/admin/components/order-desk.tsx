@@ -1,4 +1,4 @@
-import { CheckCircleOutlined, DownloadOutlined, EnvironmentOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, DownloadOutlined, EnvironmentOutlined, PlusOutlined, RollbackOutlined, SearchOutlined } from '@ant-design/icons';
 import {
   normalizeLang,
   ORDER_KINDS,
@@ -27,6 +27,7 @@ import { useExportOrders } from '../api/export-orders';
 import { ordersQueryOptions, type OrderFilters } from '../api/get-orders';
 import { useVerifyOrder } from '../api/verify-order';
 import { RechargeModal } from './recharge-modal';
+import { canRefund, RefundModal } from './refund-modal';
 import { StaticGrantModal } from './static-grant-modal';
 
 interface FilterValues {
@@ -55,7 +56,7 @@ export function canVerify(order: Pick<AdminOrderDto, 'status' | 'kind'>): boolea
   return order.kind !== 'manual-recharge' && (order.status === 'pending' || order.status === 'expired');
 }
 
-/** All orders with filters and server paging; verify a pending one; recharge traffic or grant static IPs by hand; export as CSV. */
+/** All orders with filters and server paging; verify a pending one, refund a paid one; recharge traffic or grant static IPs by hand; export as CSV. */
 export function OrderDesk() {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
@@ -65,6 +66,7 @@ export function OrderDesk() {
   const [filters, setFilters] = useState<OrderFilters>({});
   const [recharging, setRecharging] = useState(false);
   const [granting, setGranting] = useState(false);
+  const [refunding, setRefunding] = useState<AdminOrderDto | null>(null);
   const paged = usePagedQuery(ordersQueryOptions, filters);
   const verify = useVerifyOrder();
   const exporter = useExportOrders();
@@ -210,12 +212,17 @@ export function OrderDesk() {
                 <Button type="link" icon={<CheckCircleOutlined />} onClick={() => confirmVerify(o)} data-testid="verify-order">
                   {t('admin.orders.verify.action')}
                 </Button>
+              ) : canRefund(o) ? (
+                <Button type="link" danger icon={<RollbackOutlined />} onClick={() => setRefunding(o)} data-testid="refund-order">
+                  {t('refunds.action')}
+                </Button>
               ) : null,
           },
         ]}
       />
       <RechargeModal open={recharging} onClose={() => setRecharging(false)} />
       <StaticGrantModal open={granting} onClose={() => setGranting(false)} />
+      <RefundModal order={refunding} onClose={() => setRefunding(null)} />
     </div>
   );
 }
