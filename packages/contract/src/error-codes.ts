@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'STATIC_RELEASED',
   'STATIC_EXPIRED',
   'STATIC_REPLACEMENTS_USED',
+  'ADMIN_SELF',
+  'ADMIN_LAST',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -25,6 +25,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   STATIC_RELEASED: 409,
   STATIC_EXPIRED: 409,
   STATIC_REPLACEMENTS_USED: 409,
+  ADMIN_SELF: 409,
+  ADMIN_LAST: 409,
   INTERNAL: 500,
 };
 
