@@ -54,8 +54,9 @@ export const adminUserDto = userDto.extend({
   /** Unexpired traffic left, in bytes (the same figure the user sees). */
   balanceBytes: z.number().int(),
   activeStaticIps: z.number().int(),
-  /** Sum of the user's paid orders, in minor units of the shop currency. */
+  /** Sum of the user's paid orders, in minor units of `currency` (the shop's). */
   paidTotal: z.number().int(),
+  currency: z.string(),
 });
 export type AdminUserDto = z.infer<typeof adminUserDto>;
 

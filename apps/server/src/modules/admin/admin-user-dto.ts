@@ -4,7 +4,7 @@ import type { GrantRow } from '../traffic/traffic-repository';
 import type { UserDetailRepository } from './user-detail-repository';
 import type { AdminUserRow } from './user-list-repository';
 
-export function toAdminUserDto(u: AdminUserRow): AdminUserDto {
+export function toAdminUserDto(u: AdminUserRow, currency: string): AdminUserDto {
   return {
     ...toUserDto(u),
     referrerId: u.referrer_id,
@@ -17,6 +17,7 @@ export function toAdminUserDto(u: AdminUserRow): AdminUserDto {
     balanceBytes: u.balance_bytes,
     activeStaticIps: u.active_static_ips,
     paidTotal: u.paid_total,
+    currency,
   };
 }
 
@@ -27,10 +28,11 @@ const parsed = (text: string | null): unknown => (text === null ? null : (JSON.p
 
 export function toAdminUserDetail(
   user: AdminUserRow,
+  currency: string,
   parts: { grants: GrantRow[]; accounts: Rows<'proxyAccounts'>; statics: Rows<'staticIps'>; orders: Rows<'orders'>; logins: Rows<'logins'>; audit: Rows<'audit'> },
 ): AdminUserDetail {
   return {
-    user: toAdminUserDto(user),
+    user: toAdminUserDto(user, currency),
     grants: parts.grants.map((g) => ({ id: g.id, orderNo: g.order_no, bytes: Number(g.bytes), usedBytes: Number(g.used_bytes), expiresAt: g.expires_at, createdAt: g.created_at })),
     proxyAccounts: parts.accounts.map((a) => ({
       id: a.id,

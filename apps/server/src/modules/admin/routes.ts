@@ -51,7 +51,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRouteDeps> = async (app, { 
       const now = iso(clock.now());
       if (request.csvExport) return sendCsv(request, reply, columns, (await userList.page(q, now, null)).items);
       const { items, total } = await userList.page(q, now);
-      return { data: { items: items.map(toAdminUserDto), total, page: q.page, pageSize: q.pageSize } };
+      return { data: { items: items.map((u) => toAdminUserDto(u, currency)), total, page: q.page, pageSize: q.pageSize } };
     },
   );
 
@@ -68,7 +68,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRouteDeps> = async (app, { 
       details.logins(id),
       details.audit(id),
     ]);
-    return { data: toAdminUserDetail(user, { grants, accounts, statics, orders, logins, audit }) };
+    return { data: toAdminUserDetail(user, currency, { grants, accounts, statics, orders, logins, audit }) };
   });
 
   app.post(
@@ -79,7 +79,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRouteDeps> = async (app, { 
       await service.update(request.params.id, request.body, { id: user.id, ip: request.ip });
       const row = await userList.one(request.params.id, iso(clock.now()));
       if (!row) throw new AppError('USER_UNKNOWN');
-      return { data: toAdminUserDto(row), message: request.t('messages.saved') };
+      return { data: toAdminUserDto(row, currency), message: request.t('messages.saved') };
     },
   );
 
