@@ -143,7 +143,7 @@ export class UserAdminService {
   }
 }
 
-/** Audit rows name fields as the API does (`commissionRate`), not as the store does. */
+/** Audit rows name fields and values as the API does (`isDistributor: true`), not as the store does (`is_distributor: 1`). */
 function camel(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), k === 'is_distributor' ? v === 1 : v]));
 }

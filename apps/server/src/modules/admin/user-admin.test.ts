@@ -142,7 +142,7 @@ describe.each(DIALECTS)('user management on %s', (dialect) => {
     const back = await as(admin.token, 'POST', `/api/manage/user/${c.user.id}`, { commissionRate: null });
     expect(back.body.data.commissionRate).toBeNull();
     const audit = (await as(admin.token, 'GET', `/api/manage/user/${c.user.id}`)).body.data.audit;
-    expect(audit.map((a: { after: unknown }) => a.after)).toEqual([{ commissionRate: null }, { isDistributor: 1, commissionRate: 20 }]);
+    expect(audit.map((a: { after: unknown }) => a.after)).toEqual([{ commissionRate: null }, { isDistributor: true, commissionRate: 20 }]);
 
     for (const body of [{ commissionRate: 101 }, { commissionRate: -1 }, { status: 'gone' }, { extra: 1 }]) {
       const bad = await as(admin.token, 'POST', `/api/manage/user/${c.user.id}`, body, 'zh');

@@ -117,7 +117,7 @@ export function UserDetailDrawer({ userId, onClose }: { userId: number | null; o
                       testId="user-static"
                       rows={d.staticIps}
                       columns={[
-                        { title: 'IP', dataIndex: 'ip', className: 'mono' },
+                        { title: 'IP', key: 'ip', render: (_v, s) => <span className="mono">{s.ip}</span> },
                         { title: t('users.detail.country'), key: 'country', render: (_v, s) => countryName(s.country, lang) },
                         { title: t('users.columns.status'), key: 'status', render: (_v, s) => <Tag>{t(`users.detail.staticStatus.${s.status}`)}</Tag> },
                         { title: t('users.detail.expiresAt'), key: 'exp', render: (_v, s) => formatDateTime(s.expiresAt) },
@@ -134,7 +134,7 @@ export function UserDetailDrawer({ userId, onClose }: { userId: number | null; o
                       testId="user-orders"
                       rows={d.orders}
                       columns={[
-                        { title: t('users.detail.orderNo'), dataIndex: 'orderNo', className: 'mono' },
+                        { title: t('users.detail.orderNo'), key: 'orderNo', render: (_v, o) => <span className="mono">{o.orderNo}</span> },
                         { title: t('users.detail.kind'), key: 'kind', render: (_v, o) => t(`commerce.orderKind.${o.kind}`) },
                         { title: t('users.columns.status'), key: 'status', render: (_v, o) => <OrderStatusTag status={o.status} /> },
                         { title: t('users.detail.amount'), key: 'amount', render: (_v, o) => formatMoney(o.amount, o.currency, lang) },
@@ -171,7 +171,7 @@ export function UserDetailDrawer({ userId, onClose }: { userId: number | null; o
                       columns={[
                         { title: t('users.detail.at'), key: 'at', className: 'nowrap', render: (_v, a) => formatDateTime(a.at) },
                         { title: t('users.detail.actor'), key: 'actor', render: (_v, a) => a.actorEmail ?? t('commerce.none') },
-                        { title: t('users.detail.action'), dataIndex: 'action', className: 'mono' },
+                        { title: t('users.detail.action'), key: 'action', render: (_v, a) => <span className="mono">{a.action}</span> },
                         { title: t('users.detail.change'), key: 'change', render: (_v, a) => <code className="audit-change">{JSON.stringify(a.after)}</code> },
                       ]}
                     />
