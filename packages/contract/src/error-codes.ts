@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   'STATIC_REPLACEMENTS_USED',
   'ORDER_NOT_PAID',
   'ORDER_ALREADY_REFUNDED',
+  'ADMIN_SELF',
+  'ADMIN_LAST',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -14,6 +14,7 @@ import * as changeVersions from './migrations/2026-12-01-change-versions';
 import * as staticInventory from './migrations/2026-12-02-static-inventory';
 import * as staticAllocations from './migrations/2026-12-03-static-allocations';
 import * as staticChangeVersions from './migrations/2026-12-04-static-change-versions';
+import * as userAdmin from './migrations/2026-12-05-user-admin';
 import * as loginLogIndexes from './migrations/2026-12-06-login-log-indexes';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-02-static-inventory': staticInventory,
   '2026-12-03-static-allocations': staticAllocations,
   '2026-12-04-static-change-versions': staticChangeVersions,
+  '2026-12-05-user-admin': userAdmin,
   '2026-12-06-login-log-indexes': loginLogIndexes,
 };
 

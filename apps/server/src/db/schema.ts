@@ -19,6 +19,10 @@ export interface UserTable {
   lang: string;
   created_at: Timestamp;
   last_login_at: Timestamp | null;
+  /** The admins' note about the user. */
+  remark: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A distributor's own commission, in percent; null = the shop's default. */
+  commission_rate: ColumnType<number | null, number | null | undefined, number | null>;
   /** Stamped by the store's triggers on every change the gateway's cache reads (docs/gateway.md); never written by code. */
   change_version: ColumnType<number | null, never, never>;
 }

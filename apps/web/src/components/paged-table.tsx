@@ -42,6 +42,8 @@ type PagedTableProps<T> = Omit<TableProps<T>, 'dataSource' | 'pagination' | 'onC
   emptyText: ReactNode;
   errorTitle?: string;
   errorTestId?: string;
+  /** Server-side sorting: the column key clicked and its direction (undefined: back to the list's default). */
+  onSortChange?: (columnKey: string | undefined, order: 'ascend' | 'descend' | undefined) => void;
 };
 
 /**
@@ -49,7 +51,7 @@ type PagedTableProps<T> = Omit<TableProps<T>, 'dataSource' | 'pagination' | 'onC
  * it failed, else the rows with antd's pagination driving `paging`. It scrolls sideways inside its card
  * rather than widening the page (phones).
  */
-export function PagedTable<T extends object>({ paged, emptyText, errorTitle, errorTestId, ...table }: PagedTableProps<T>) {
+export function PagedTable<T extends object>({ paged, emptyText, errorTitle, errorTestId, onSortChange, ...table }: PagedTableProps<T>) {
   const { t } = useTranslation();
   const { query, paging, setPaging } = paged;
   if (query.isError) return <QueryError query={query} title={errorTitle} testId={errorTestId} />;
@@ -67,7 +69,14 @@ export function PagedTable<T extends object>({ paged, emptyText, errorTitle, err
         showSizeChanger: true,
         showTotal: (total) => t('commerce.total', { total }),
       }}
-      onChange={(p) => setPaging({ page: p.current ?? 1, pageSize: p.pageSize ?? paging.pageSize })}
+      onChange={(p, _filters, sorter, extra) => {
+        if (extra.action === 'sort') {
+          const one = Array.isArray(sorter) ? sorter[0] : sorter;
+          onSortChange?.(one?.order ? String(one.columnKey) : undefined, one?.order ?? undefined);
+          return;
+        }
+        setPaging({ page: p.current ?? 1, pageSize: p.pageSize ?? paging.pageSize });
+      }}
     />
   );
 }

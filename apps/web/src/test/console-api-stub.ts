@@ -1,5 +1,6 @@
 import type {
   AdminOrderDto,
+  AdminUserDto,
   BusinessDto,
   PackageDto,
   PayConfigDto,
@@ -37,6 +38,29 @@ const account: ProxyAccountDto = {
 };
 const region: RegionDto = { id: 1, country: 'US', state: null, city: null, name: name('United States'), poolSize: 10, sort: 0, enabled: true };
 const pkg: PackageDto = { id: 2, name: name('Basic 10 GB'), bytes: 10 * BYTES_PER_GB, price: 2500, currency: 'USD', validityDays: 30, badge: null, sort: 1, enabled: true };
+const adminUser: AdminUserDto = {
+  id: 7,
+  email: 'buyer@example.com',
+  account: null,
+  role: 'customer',
+  isDistributor: false,
+  status: 'active',
+  inviteCode: 'INV7',
+  lang: 'en',
+  createdAt: '2026-01-01T00:00:00Z',
+  lastLoginAt: null,
+  referrerId: null,
+  referrerEmail: null,
+  channelKey: null,
+  channelValue: null,
+  commissionRate: null,
+  remark: null,
+  lastLoginIp: null,
+  balanceBytes: 0,
+  activeStaticIps: 0,
+  paidTotal: 0,
+  currency: 'USD',
+};
 const adminOrder: AdminOrderDto = { ...orderFixture(1), userId: 7, userEmail: 'buyer@example.com', providerRef: null, paidBy: 'webhook' };
 const review: PaymentReviewDto = { id: 1, provider: 'usdt-trc20', eventId: 'evt-1', orderNo: null, amount: '12.5', asset: 'USDT', reason: 'ORDER_UNKNOWN', status: 'open', createdAt: '2026-01-01T00:00:00Z' };
 const payConfig: PayConfigDto = { method: 'sandbox', enabled: true, settings: {}, secrets: {}, available: true, needsReentry: false };
@@ -111,6 +135,7 @@ const ANSWERS: Record<string, unknown> = {
   '/api/goods': { packages: [pkg], staticPrices: [] },
   '/api/pay/methods': { methods: ['sandbox'] },
   '/api/manage/order': page([adminOrder]),
+  '/api/manage/user': page([adminUser]),
   '/api/manage/payment-review': page([review]),
   '/api/manage/pay-config': { methods: [payConfig] },
   '/api/manage/goods': { items: [pkg] },

@@ -254,8 +254,8 @@ describe.each(DIALECTS)('CSV exports through single-use tickets on %s', (dialect
     expect(res.rawPayload.subarray(0, 3).equals(BOM)).toBe(true);
     const rows = rowsOf(res.rawPayload);
     expect(Object.keys(rows[0]!)).toEqual([
-      'ID', 'Email', 'Account name', 'Role', 'Distributor', 'Status', 'Invite code', 'Referrer ID',
-      'Channel key', 'Channel value', 'Registered (UTC)', 'Last login (UTC)',
+      'ID', 'Email', 'Account name', 'Role', 'Distributor', 'Commission rate (%)', 'Status', 'Invite code', 'Referrer ID', 'Referrer email',
+      'Channel key', 'Channel value', 'Traffic left (bytes)', 'Active static IPs', 'Paid total', 'Remark', 'Registered (UTC)', 'Last login (UTC)', 'Last login IP',
     ]);
     expect(rows.map((r) => r.Email).sort()).toEqual([...userEmails].sort());
     expect(rows.find((r) => r.Email === first)).toMatchObject({ Role: 'customer', Distributor: 'false', Status: 'active', 'Channel key': 'qd', 'Channel value': `'@SUM(1+1)*cmd|"/C calc"!A0`, 'Last login (UTC)': '' });

@@ -5,7 +5,7 @@ import { gbToBytes } from '@/lib/format';
 import { numberRule, schemaRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useRechargeTraffic } from '../api/recharge-traffic';
-import { UserPicker } from './user-picker';
+import { type KnownUser, UserPicker } from './user-picker';
 
 interface RechargeValues {
   userId: number;
@@ -14,8 +14,8 @@ interface RechargeValues {
   note: string;
 }
 
-/** Credits traffic by hand (a paid order of kind manual-recharge): user, GB (sent as bytes), validity, note. */
-export function RechargeModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** Credits traffic by hand (a paid order of kind manual-recharge): user, GB (sent as bytes), validity, note. `user`: preselected. */
+export function RechargeModal({ open, onClose, user }: { open: boolean; onClose: () => void; user?: KnownUser }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<RechargeValues>();
   const recharge = useRechargeTraffic();
@@ -46,9 +46,9 @@ export function RechargeModal({ open, onClose }: { open: boolean; onClose: () =>
       data-testid="recharge-modal"
     >
       <Alert type="info" showIcon title={t('admin.recharge.hint')} className="modal-hint" />
-      <Form<RechargeValues> name="recharge" form={form} layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ validityDays: 30 }} preserve={false}>
+      <Form<RechargeValues> name="recharge" form={form} layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ validityDays: 30, userId: user?.id }} preserve={false}>
         <Form.Item name="userId" label={t('admin.recharge.user')} rules={[numberRule(rechargeBody.shape.userId, t)]}>
-          <UserPicker />
+          <UserPicker known={user} />
         </Form.Item>
         <Form.Item name="gb" label={t('admin.recharge.traffic')} rules={[numberRule(rechargeBody.shape.bytes, t, gbToBytes)]}>
           <InputNumber min={0} step={1} suffix="GB" className="full-width" data-testid="recharge-gb" />

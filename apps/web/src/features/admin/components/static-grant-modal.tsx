@@ -8,7 +8,7 @@ import { notify } from '@/lib/notify';
 import { useBusinessLines } from '../api/get-business-lines';
 import { useStaticRegions } from '../api/get-static-regions';
 import { useGrantStaticIps } from '../api/grant-static-ips';
-import { UserPicker } from './user-picker';
+import { type KnownUser, UserPicker } from './user-picker';
 
 interface GrantValues {
   userId: number;
@@ -20,7 +20,7 @@ interface GrantValues {
 }
 
 /** The form, mounted only while the modal is open, so its regions and lines are asked for then. */
-function GrantForm({ grant, onDone }: { grant: ReturnType<typeof useGrantStaticIps>; onDone: () => void }) {
+function GrantForm({ grant, onDone, user }: { grant: ReturnType<typeof useGrantStaticIps>; onDone: () => void; user?: KnownUser }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const [form] = Form.useForm<GrantValues>();
@@ -40,9 +40,9 @@ function GrantForm({ grant, onDone }: { grant: ReturnType<typeof useGrantStaticI
   return (
     <QueryState query={catalogue} errorTitle={t('admin.staticGrant.loadFailed')}>
       {([regions, business]) => (
-        <Form<GrantValues> id="static-grant" name="static-grant" form={form} layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ quantity: 1, days: 30 }}>
+        <Form<GrantValues> id="static-grant" name="static-grant" form={form} layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ quantity: 1, days: 30, userId: user?.id }}>
           <Form.Item name="userId" label={t('admin.recharge.user')} rules={[numberRule(staticRechargeBody.shape.userId, t)]}>
-            <UserPicker />
+            <UserPicker known={user} />
           </Form.Item>
           <Form.Item name="regionId" label={t('admin.staticGrant.region')} rules={[numberRule(staticRechargeBody.shape.regionId, t)]}>
             <Select options={regions.map((r) => ({ value: r.id, label: localizedName(r.name, lang) }))} data-testid="grant-region" />
@@ -68,7 +68,7 @@ function GrantForm({ grant, onDone }: { grant: ReturnType<typeof useGrantStaticI
 }
 
 /** Static IPs at no charge (docs/business-rules.md#static-residential-ips, admin grants): a paid order of amount 0. */
-export function StaticGrantModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function StaticGrantModal({ open, onClose, user }: { open: boolean; onClose: () => void; user?: KnownUser }) {
   const { t } = useTranslation();
   const grant = useGrantStaticIps();
   return (
@@ -83,7 +83,7 @@ export function StaticGrantModal({ open, onClose }: { open: boolean; onClose: ()
       data-testid="static-grant-modal"
     >
       <Alert type="info" showIcon title={t('admin.staticGrant.hint')} className="modal-hint" />
-      <GrantForm grant={grant} onDone={onClose} />
+      <GrantForm grant={grant} onDone={onClose} user={user} />
     </Modal>
   );
 }

@@ -5,8 +5,13 @@ import { useFindUsers } from '../api/find-users';
 
 const DEBOUNCE_MS = 300;
 
-/** Picks a user by typing part of the email (or the numeric id); the value is the user id. */
-export function UserPicker({ value, onChange, id }: { value?: number; onChange?: (value: number | undefined) => void; id?: string }) {
+export interface KnownUser {
+  id: number;
+  email: string;
+}
+
+/** Picks a user by typing part of the email (or the numeric id); the value is the user id. `known`: a user offered before any search (a preselection). */
+export function UserPicker({ value, onChange, id, known }: { value?: number; onChange?: (value: number | undefined) => void; id?: string; known?: KnownUser }) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
@@ -17,6 +22,7 @@ export function UserPicker({ value, onChange, id }: { value?: number; onChange?:
   const users = useFindUsers(/^\d+$/.test(search) ? '' : search);
 
   const options = (users.data?.items ?? []).map((u) => ({ value: u.id, label: `${u.email} (#${u.id})` }));
+  if (known && !options.some((o) => o.value === known.id)) options.push({ value: known.id, label: `${known.email} (#${known.id})` });
   if (/^\d+$/.test(search) && Number(search) > 0) options.unshift({ value: Number(search), label: t('admin.recharge.userById', { id: search }) });
 
   return (

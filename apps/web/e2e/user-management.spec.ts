@@ -1,0 +1,139 @@
+import { expect, test, type Download, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { E2E } from './e2e-env';
+import { apiLogin, apiRegister, keepScreenshot, LANGS, openWithSession, settled } from './helpers';
+import { horizontalOverflow } from './layout-checks';
+import { expectLocalizedPage, looksLikeRawKey } from './localized';
+
+// One customer managed end to end by the admin; the steps share them, so they run in order.
+test.describe.configure({ mode: 'serial' });
+
+const TITLES = {
+  en: { title: 'User Management', heading: 'All users' },
+  'zh-cn': { title: '用户管理', heading: '全部用户' },
+  zh: { title: '用戶管理', heading: '全部使用者' },
+} as const;
+
+const email = `managed-${Date.now()}@e2e.test`;
+const password = 'ManagedPass123';
+let customerToken = '';
+let adminToken = '';
+
+test.beforeAll(async ({ request }) => {
+  customerToken = await apiRegister(request, email, password);
+  adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
+});
+
+/** The admin's User Management page filtered to the customer; answers the customer's row. */
+async function findCustomer(page: Page) {
+  // The page's chunk arrives after the shell's: on a loaded machine that can take a while.
+  await expect(page.getByTestId('user-filter-email')).toBeVisible({ timeout: 60_000 });
+  await settled(page);
+  await page.getByTestId('user-filter-email').fill(email);
+  await page.getByTestId('users-search').click();
+  const row = page.locator('.ant-table-row', { hasText: email });
+  await expect(row).toHaveCount(1);
+  await expect(page.locator('[data-testid="user-list"] .ant-table-row')).toHaveCount(1);
+  return row;
+}
+
+async function openDetail(page: Page) {
+  const row = await findCustomer(page);
+  await row.getByTestId('user-open').click();
+  const drawer = page.getByRole('dialog').filter({ has: page.getByTestId('user-actions') });
+  await expect(drawer).toBeVisible();
+  return drawer;
+}
+
+test('an admin disables, enables, resets the password of and promotes a customer, then exports the list', async ({ page, browser, context }) => {
+  // Two browsers, a login and a download on a 2-core machine shared with other runs.
+  test.setTimeout(300_000);
+  // The customer's own console, open in another browser.
+  const customerContext = await browser.newContext();
+  const customer = await customerContext.newPage();
+  await openWithSession(customer, `/manage/center?lang=en&token=${customerToken}`);
+  await expect(customer).toHaveURL(/\/manage\/center(\?|$)/);
+
+  await openWithSession(page, `/manage/manage/user?lang=en&token=${adminToken}`);
+  await expect(page).toHaveTitle('Resi Console - User Management');
+  const drawer = await openDetail(page);
+  await expect(drawer).toContainText(email);
+
+  // Disable: the customer's session ends at once; their console goes to the login page on its next request.
+  await drawer.getByTestId('user-toggle-status').click();
+  await expect(page.locator('.ant-modal-confirm')).toContainText(email);
+  await page.getByTestId('status-confirm').click();
+  await expect(drawer.getByTestId('user-status').first()).toHaveText('Disabled');
+  const refused = customer.waitForResponse((r) => r.url().includes('/api/') && r.status() === 401);
+  await customer.reload();
+  await refused;
+  await expect(customer).toHaveURL(/\/manage\/user\/login/);
+
+  await drawer.getByTestId('user-toggle-status').click();
+  await page.getByTestId('status-confirm').click();
+  await expect(drawer.getByTestId('user-status').first()).toHaveText('Active');
+
+  // Reset with a generated password, shown once; the customer logs in with it.
+  await drawer.getByTestId('user-reset-password').click();
+  await page.getByTestId('reset-submit').click();
+  const generatedBox = page.locator('.ant-modal', { hasText: 'Generated password' });
+  const generated = (await generatedBox.locator('.mono').innerText()).trim();
+  expect(generated).toMatch(/^[A-Za-z0-9]{16}$/);
+  await generatedBox.getByRole('button', { name: 'I have copied it' }).click();
+  await expect(generatedBox).toBeHidden();
+
+  const login = customer.getByTestId('login-form');
+  await login.getByLabel('Email or account').fill(email);
+  await login.getByLabel('Password').fill(generated);
+  await login.locator('.captcha-input input').fill(E2E.captcha);
+  await customer.getByTestId('login-submit').click();
+  await expect(customer).toHaveURL(/\/manage\/center(\?|$)/);
+  await customerContext.close();
+
+  // A distributor at 20 %.
+  await drawer.getByTestId('user-distributor-switch').click();
+  await drawer.getByTestId('user-commission').fill('20');
+  await drawer.getByTestId('user-remark').fill('Reseller, Hong Kong');
+  const saved = page.waitForResponse((r) => r.url().includes('/api/manage/user/') && r.request().method() === 'POST');
+  await drawer.getByTestId('user-profile-save').click();
+  expect((await saved).status()).toBe(200);
+  await expect(drawer.locator('.user-profile')).toContainText('20%');
+  await page.locator('.ant-drawer-close').click();
+  const row = page.locator('.ant-table-row', { hasText: email });
+  await expect(row.getByTestId('user-distributor')).toHaveText('Distributor 20%');
+
+  // Export of the filtered list: a new tab opens the export with a one-use ticket and downloads it.
+  const downloaded = new Promise<Download>((resolve) => context.on('page', (tab) => tab.on('download', resolve)));
+  await page.getByTestId('users-export').click();
+  const download = await downloaded;
+  expect(download.suggestedFilename()).toMatch(/^users-.+\.csv$/);
+  const csv = readFileSync(await download.path(), 'utf8');
+  const line = csv.split('\r\n').find((l) => l.includes(email));
+  expect(line).toBeDefined();
+  expect(line).toContain(',20,');
+  expect(line).toContain('Reseller, Hong Kong');
+});
+
+for (const width of [1440, 390]) {
+  test(`the page and the user detail read well in every language at ${width} px`, async ({ page }) => {
+    test.setTimeout(300_000);
+    await page.setViewportSize({ width, height: 900 });
+    await openWithSession(page, `/manage/manage/user?lang=en&token=${adminToken}`);
+    for (const lang of LANGS) {
+      await page.goto(`/manage/manage/user?lang=${lang}`);
+      await findCustomer(page);
+      await expectLocalizedPage(page, TITLES[lang]);
+      expect((await horizontalOverflow(page)).outside).toEqual([]);
+      await keepScreenshot(page, `user-management-${lang}-${width}`);
+      const drawer = await openDetail(page);
+      await settled(page);
+      const texts = await drawer.locator('th, label, button, [role="tab"], .ant-descriptions-item-label, .ant-tag').allInnerTexts();
+      expect(texts.filter(looksLikeRawKey)).toEqual([]);
+      expect((await horizontalOverflow(page)).outside).toEqual([]);
+      await keepScreenshot(page, `user-detail-${lang}-${width}`);
+      await drawer.locator('[role="tab"]').nth(6).click();
+      await expect(drawer.getByTestId('user-audit')).toBeVisible();
+      await keepScreenshot(page, `user-audit-${lang}-${width}`);
+    }
+  });
+}
