@@ -11,3 +11,4 @@ export * from './proxies';
 export * from './proxy-lines';
 export * from './usage';
 export * from './static-ips';
+export * from './statistics';
