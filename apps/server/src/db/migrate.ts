@@ -14,6 +14,7 @@ import * as changeVersions from './migrations/2026-12-01-change-versions';
 import * as staticInventory from './migrations/2026-12-02-static-inventory';
 import * as staticAllocations from './migrations/2026-12-03-static-allocations';
 import * as staticChangeVersions from './migrations/2026-12-04-static-change-versions';
+import * as statisticsIndexes from './migrations/2026-12-07-statistics-indexes';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-02-static-inventory': staticInventory,
   '2026-12-03-static-allocations': staticAllocations,
   '2026-12-04-static-change-versions': staticChangeVersions,
+  '2026-12-07-statistics-indexes': statisticsIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

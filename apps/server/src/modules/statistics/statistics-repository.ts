@@ -84,8 +84,12 @@ export class StatisticsRepository {
 
   /** Users whose first paid order of a non-zero amount ever falls in the span, by the period of that order. */
   async newPayingUsers(span: Span, grouping: Grouping): Promise<Keyed[]> {
+    // Only users who paid in the span can have their first payment there: their earlier orders are looked
+    // up by user (orders_user_paid_idx) instead of grouping every order ever paid.
+    const payers = this.paidOrders().where('o.amount', '>', 0).where('o.paid_at', '>=', span.start).where('o.paid_at', '<=', span.end).select('o.user_id');
     const firsts = this.paidOrders()
       .where('o.amount', '>', 0)
+      .where('o.user_id', 'in', payers)
       .select(['o.user_id', (eb) => eb.fn.min('o.paid_at').as('first_paid_at')])
       .groupBy('o.user_id');
     const key = keyOf('f.first_paid_at', grouping);
