@@ -47,6 +47,7 @@ export function PeriodTable({ report }: { report: Report }) {
   ];
   const totals = report.totals;
   return (
+    <div data-testid="statistics-periods">
     <Table
       {...tableProps}
       rowKey="period"
@@ -67,8 +68,8 @@ export function PeriodTable({ report }: { report: Report }) {
           </Table.Summary.Row>
         </Table.Summary>
       )}
-      data-testid="statistics-periods"
     />
+    </div>
   );
 }
 
