@@ -96,7 +96,7 @@ for (const lang of LANGS) {
     await openWithSession(page, `/manage/manage/statistics?lang=${lang}&token=${adminToken}`);
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.reload();
+      await page.goto('/manage/manage/statistics');
       await expect(page.getByTestId('statistics-periods')).toBeVisible({ timeout: 30_000 });
       await settled(page);
       await expectLocalizedPage(page, TEXTS[lang]);
@@ -107,7 +107,6 @@ for (const lang of LANGS) {
       await settled(page);
       expect((await horizontalOverflow(page)).outside, `center ${lang} ${width}`).toEqual([]);
       await keepScreenshot(page, `statistics-center-${lang}-${width}`);
-      await page.goto('/manage/manage/statistics');
     }
   });
 }
