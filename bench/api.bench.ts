@@ -4,6 +4,10 @@
  * world, each in its own process, loaded with autocannon from this one. Prints requests/s and latency
  * per route, the server's CPU time per request (steadier than req/s on a busy machine) and the ratio to
  * hello world that the target is stated in (GET /api/user ≥ 0.5× its req/s).
+ *
+ * Then the admin's data-heavy lists (bench/admin-data.ts seeds 100k users, 1M login logs, 100k orders) on
+ * SQLite and, when TEST_DATABASE_URL is set, on PostgreSQL: p95 of one request at a time against 200 ms.
+ * `--admin` runs only that part.
  */
 import autocannon from 'autocannon';
 import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
@@ -11,9 +15,13 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openDatabase } from '../apps/server/src/db/database';
+import { SIZES, seedAdminData } from './admin-data';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
+const adminOnly = process.argv.includes('--admin');
 const DURATION_S = quick ? 3 : 10;
 const ROUNDS = quick ? 1 : 3;
 const CONNECTIONS = 50;
@@ -48,11 +56,11 @@ async function startHello(): Promise<{ port: number; pid?: number; stop: () => v
   return { port: await waitForPort(child), pid: child.pid, stop: () => child.kill() };
 }
 
-async function startApi(port: number): Promise<{ pid?: number; stop: () => void; dir: string }> {
+async function startApi(port: number, databaseUrl?: string): Promise<{ pid?: number; stop: () => void; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'resi-bench-api-'));
   const out = openSync('/dev/null', 'w');
   const child = spawn(process.execPath, [join(ROOT, 'apps/server/dist/main.js'), '--role=api'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, NODE_ENV: 'test', CAPTCHA_TEST_ANSWER: CAPTCHA, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), NODE_ENV: 'test', CAPTCHA_TEST_ANSWER: CAPTCHA, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
     stdio: ['ignore', out, 'inherit'],
   });
   pin(child.pid, '0');
@@ -99,12 +107,18 @@ async function load(url: string, headers: Record<string, string>, serverPid: num
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+// BENCH_PORT: a free port of the caller's choosing, where several runs share one machine.
+const PORT = Number(process.env.BENCH_PORT) || 20000 + Math.floor(Math.random() * 20000);
+
 async function main(): Promise<void> {
   pin(process.pid, '1-' + (cpus().length - 1));
   spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (!adminOnly) await throughput(PORT);
+  await adminLists(PORT + 10);
+}
+
+async function throughput(port: number): Promise<void> {
   const stops: (() => void)[] = [];
-  // BENCH_PORT: a free port of the caller's choosing, where several runs share one machine.
-  const port = Number(process.env.BENCH_PORT) || 20000 + Math.floor(Math.random() * 20000);
   const base = `http://127.0.0.1:${port}`;
   try {
     const hello = await startHello();
@@ -136,6 +150,79 @@ async function main(): Promise<void> {
   } finally {
     for (const stop of stops) stop();
   }
+}
+
+const TARGET_MS = 200;
+const SAMPLES = quick ? 10 : 40;
+
+/** p95 of `SAMPLES` requests one after another (after two to warm up); null when the route answers 404. */
+async function p95(url: string, token: string): Promise<number | null> {
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES + 2; i++) {
+    const start = performance.now();
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    await res.arrayBuffer();
+    if (res.status === 404) return null;
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    if (i >= 2) times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.ceil(times.length * 0.95) - 1]!;
+}
+
+/** The admin lists over the seeded data, once per store. */
+async function adminLists(port: number): Promise<void> {
+  const stores: { name: string; url?: string; drop?: () => Promise<void> }[] = [{ name: 'SQLite' }];
+  if (process.env.TEST_DATABASE_URL) {
+    const name = `resi_bench_${process.pid}`;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(process.env.TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    const drop = async () => {
+      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+    stores.push({ name: 'PostgreSQL', url: url.toString(), drop });
+  }
+  const today = new Date().toISOString().slice(0, 10);
+  const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+  const targets = (base: string): [string, string][] => [
+    ['GET /api/manage/statistics (90 days by day)', `${base}/api/manage/statistics?from=${daysAgo(89)}&to=${today}&groupBy=day`],
+    ['GET /api/manage/user (email contains, active, page 2)', `${base}/api/manage/user?email=bench12&status=active&page=2&pageSize=20`],
+    ['GET /api/manage/order (paid by card, 30 days, page 2)', `${base}/api/manage/order?status=paid&payMethod=card&from=${daysAgo(29)}&to=${today}&page=2&pageSize=20`],
+    ['GET /api/manage/logs (failures, 7 days)', `${base}/api/manage/logs?result=bad_password&from=${daysAgo(6)}&to=${today}&page=1&pageSize=20`],
+  ];
+  const rows: string[] = [];
+  // A port per store: the last store's server may still be closing.
+  for (const [i, store] of stores.entries()) {
+    const base = `http://127.0.0.1:${port + i}`;
+    const api = await startApi(port + i, store.url);
+    try {
+      const db = openDatabase({ databaseUrl: store.url, dataDir: api.dir });
+      const seeding = performance.now();
+      await seedAdminData(db.db);
+      await db.db.destroy();
+      console.log(`${store.name}: seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+      const token = await adminToken(base);
+      for (const [name, url] of targets(base)) {
+        const ms = await p95(url, token);
+        rows.push(`| ${store.name} | ${name} | ${ms === null ? 'n/a' : ms.toFixed(1)} | ${ms === null ? 'n/a (404)' : ms <= TARGET_MS ? 'yes' : 'NO'} |`);
+      }
+    } finally {
+      api.stop();
+      rmSync(api.dir, { recursive: true, force: true });
+      await store.drop?.();
+    }
+  }
+  console.log(`\n${SIZES.users.toLocaleString('en')} users, ${SIZES.loginLogs.toLocaleString('en')} login logs, ${SIZES.orders.toLocaleString('en')} orders, ${SIZES.usage.toLocaleString('en')} usage rows; ${SAMPLES} requests one at a time`);
+  console.log(`| store | target | p95 ms | ≤ ${TARGET_MS} ms |`);
+  console.log(`|---|---|---:|---|`);
+  for (const row of rows) console.log(row);
 }
 
 await main();

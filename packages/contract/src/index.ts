@@ -13,3 +13,4 @@ export * from './usage';
 export * from './static-ips';
 export * from './login-analysis';
 export * from './refunds';
+export * from './statistics';

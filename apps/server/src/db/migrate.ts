@@ -16,6 +16,7 @@ import * as staticAllocations from './migrations/2026-12-03-static-allocations';
 import * as staticChangeVersions from './migrations/2026-12-04-static-change-versions';
 import * as userAdmin from './migrations/2026-12-05-user-admin';
 import * as loginLogIndexes from './migrations/2026-12-06-login-log-indexes';
+import * as statisticsIndexes from './migrations/2026-12-07-statistics-indexes';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-04-static-change-versions': staticChangeVersions,
   '2026-12-05-user-admin': userAdmin,
   '2026-12-06-login-log-indexes': loginLogIndexes,
+  '2026-12-07-statistics-indexes': statisticsIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -19,6 +19,7 @@ import { paymentServices, paymentsModule } from '../modules/payments/plugin';
 import { proxiesModule } from '../modules/proxies/plugin';
 import { siteModule } from '../modules/site/plugin';
 import { staticIpsModule } from '../modules/static-ips/plugin';
+import { statisticsModule } from '../modules/statistics/plugin';
 import { supplyModule } from '../modules/supply/plugin';
 import { trafficModule } from '../modules/traffic/plugin';
 import type { Metrics } from '../ops/metrics';
@@ -138,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.get('/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
-      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, loginAnalysisModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule, staticIpsModule]) {
+      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, loginAnalysisModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule, staticIpsModule, statisticsModule]) {
         await api.register(module, modules);
       }
     },

@@ -24,7 +24,7 @@ interface DataPage {
 }
 
 const DATA_PAGES: Record<string, DataPage> = {
-  center: { path: '/center', never: ['balance-value', 'home-usage-total', 'home-order'], shows: [['balance-value', '7 GB'], ['home-usage-total', '2 GB'], ['home-order', 'Basic 10 GB'], ['home-expiring', '203.0.113.7']] },
+  center: { path: '/center', never: ['balance-value', 'home-usage-total', 'home-order'], shows: [['balance-value', '7 GB'], ['home-usage-total', '2 GB'], ['home-order', 'Basic 10 GB'], ['home-expiring', '203.0.113.7'], ['admin-summary', '$123.45']] },
   buy: { path: '/center/buy', never: ['balance-value', 'packages'], shows: [['balance-value', '7 GB'], ['packages', 'Basic 10 GB']] },
   proxy: { path: '/center/proxy', never: ['no-accounts', 'endpoint-host', 'proxy-lines-card'], shows: [['endpoint-host', 'gw.acme.example'], ['proxy-lines', 'gw.acme.example:9001']] },
   rotatingResidential: { path: '/center/rotatingResidential', never: ['balance-value', 'account-name', 'usage-total'], shows: [['balance-value', '7 GB'], ['account-name', 'scraper_one'], ['usage-total', '2 GB'], ['traffic-orders', 'D20260101000000000001']] },
@@ -40,6 +40,7 @@ const DATA_PAGES: Record<string, DataPage> = {
   manageRegion: { path: '/manage/region', never: [], shows: [['catalogue-region', 'United States']] },
   manageBusiness: { path: '/manage/business', never: [], shows: [['catalogue-business', 'E-commerce']] },
   manageStaticInventory: { path: '/manage/staticInventory', never: ['static-board', 'static-inventory'], shows: [['static-board', 'Germany'], ['static-inventory', '203.0.113.5']] },
+  manageStatistics: { path: '/manage/statistics', never: ['statistics-periods', 'statistics-summary-today'], shows: [['statistics-total-revenue', '$148.45'], ['statistics-top-spend', 'buyer@example.com'], ['statistics-summary-today-revenue', '$123.45']] },
   manageSupply: { path: '/manage/supply', never: [], shows: [['catalogue-upstream', 'us1.supplier.example:8000']] },
 };
 

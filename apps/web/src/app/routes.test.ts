@@ -36,6 +36,7 @@ const EXTRA: ReadonlyArray<[string, string, string]> = [
   ['/manage/business', '101-5', 'admin'],
   ['/manage/supply', '101-6', 'admin'],
   ['/manage/staticInventory', '101-7', 'admin'],
+  ['/manage/statistics', '101-8', 'admin'],
 ];
 
 const NAMES: Record<string, string> = {
@@ -143,9 +144,9 @@ describe('side menu from the route table', () => {
     expect(keys).not.toContain('group:admin');
   });
 
-  it('lists the catalogue, supply and static inventory pages at the end of the admin group, after the original entries', () => {
+  it('lists the catalogue, supply, static inventory and statistics pages at the end of the admin group, after the original entries', () => {
     const group = menuEntries(appRoutes, admin).find((e) => e.key === 'group:admin');
-    expect(group?.children?.map((c) => c.path)).toEqual(['/manage/user', '/manage/order', '/manage/pay', '/manage/log', '/manage/goods', '/manage/region', '/manage/business', '/manage/supply', '/manage/staticInventory']);
+    expect(group?.children?.map((c) => c.path)).toEqual(['/manage/user', '/manage/order', '/manage/pay', '/manage/log', '/manage/goods', '/manage/region', '/manage/business', '/manage/supply', '/manage/staticInventory', '/manage/statistics']);
   });
 
   it('shows admins everything in the layout', () => {

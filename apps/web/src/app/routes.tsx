@@ -11,6 +11,7 @@ import {
   EnvironmentOutlined,
   FileSearchOutlined,
   FileTextOutlined,
+  FundOutlined,
   GlobalOutlined,
   HomeOutlined,
   IdcardOutlined,
@@ -290,6 +291,15 @@ export const appRoutes: readonly AppRoute[] = [
     access: 'admin',
     menu: { label: 'menu.manageStaticInventory', icon: DatabaseOutlined, group: 'admin' },
     page: lazy(() => import('@/features/static-admin/pages/static-inventory-page')),
+  }),
+  layoutRoute({
+    path: '/manage/statistics',
+    name: 'manageStatistics',
+    title: 'routes.manageStatistics',
+    activeIndex: '101-8',
+    access: 'admin',
+    menu: { label: 'menu.manageStatistics', icon: FundOutlined, group: 'admin' },
+    page: lazy(() => import('@/features/statistics/pages/statistics-page')),
   }),
   {
     path: '/user/login',

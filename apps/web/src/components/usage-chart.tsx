@@ -1,8 +1,8 @@
 import { normalizeLang } from '@resi/contract';
-import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TrafficSummary } from '@/api/get-traffic';
 import { formatBytes } from '@/lib/format';
+import { useBoxWidth } from '@/hooks/use-box-width';
 import { chartPoints } from '@/lib/usage-data';
 import { byteTicks, labelEvery } from './usage-chart-scale';
 
@@ -22,7 +22,7 @@ const DEFAULT_WIDTH = 640;
 export function UsageChart({ series, height = 280 }: { series: TrafficSummary['series']; height?: number }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
-  const [box, measured] = useBoxWidth();
+  const [box, measured] = useBoxWidth(DEFAULT_WIDTH);
 
   const points = chartPoints(series);
   const legendHeight = 28;
@@ -81,19 +81,4 @@ export function UsageChart({ series, height = 280 }: { series: TrafficSummary['s
       </div>
     </div>
   );
-}
-
-/** A ref for the chart's box and its width, followed as it changes (window resized, menu folded). */
-function useBoxWidth(): [RefObject<HTMLDivElement | null>, number] {
-  const box = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    setWidth(el.clientWidth);
-    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return [box, width > 0 ? width : DEFAULT_WIDTH];
 }

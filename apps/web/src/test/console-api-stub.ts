@@ -10,6 +10,7 @@ import type {
   StaticInventoryDto,
   StaticPriceDto,
   StaticProxyDto,
+  StatisticsDto,
   StaticRegionDto,
   UpstreamDto,
   UsageRecordPage,
@@ -119,6 +120,26 @@ const traffic: TrafficSummary = {
 };
 
 /** The data part of a healthy answer to each GET the console's pages make. */
+const figures = (revenue: number) => ({ from: '2026-01-02T00:00:00.000Z', to: '2026-01-02T10:00:00.000Z', registrations: 2, orders: 3, revenue, payingUsers: 2 });
+const growth = { registrations: 0, orders: 0.5, revenue: 0.25, payingUsers: null };
+const statistics: StatisticsDto = {
+  currency: 'USD',
+  from: '2026-01-01',
+  to: '2026-01-02',
+  groupBy: 'day',
+  rows: [
+    { period: '2026-01-01', registrations: 1, payingUsers: 1, newPayingUsers: 1, orders: 1, revenue: 2500, refunds: 0, commission: 0, trafficBytes: 2048 },
+    { period: '2026-01-02', registrations: 2, payingUsers: 2, newPayingUsers: 1, orders: 3, revenue: 12345, refunds: 500, commission: 0, trafficBytes: 0 },
+  ],
+  totals: { registrations: 3, payingUsers: 2, newPayingUsers: 2, orders: 4, revenue: 14845, refunds: 500, commission: 0, trafficBytes: 2048 },
+  byPayMethod: [{ payMethod: 'sandbox', orders: 4, revenue: 14845, refunds: 500 }],
+  byKind: [{ kind: 'dynamic', orders: 4, revenue: 14845, refunds: 500 }],
+  trafficByCountry: [{ country: 'US', bytes: 2048 }],
+  topBySpend: [{ userId: 7, email: 'buyer@example.com', orders: 4, revenue: 14845 }],
+  topByTraffic: [{ userId: 7, email: 'buyer@example.com', bytes: 2048 }],
+  summary: { today: { current: figures(12345), previous: figures(9876), growth }, thisMonth: { current: figures(14845), previous: figures(11876), growth } },
+};
+
 const ANSWERS: Record<string, unknown> = {
   '/api/site': { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links: { knowledgeBase: null, faq: null, blog: null, toolbox: null }, payMethods: ['sandbox'] },
   '/api/captcha': { id: 'c1', svg: '<svg xmlns="http://www.w3.org/2000/svg"/>' },
@@ -136,6 +157,7 @@ const ANSWERS: Record<string, unknown> = {
   '/api/pay/methods': { methods: ['sandbox'] },
   '/api/manage/order': page([adminOrder]),
   '/api/manage/user': page([adminUser]),
+  '/api/manage/statistics': statistics,
   '/api/manage/payment-review': page([review]),
   '/api/manage/pay-config': { methods: [payConfig] },
   '/api/manage/goods': { items: [pkg] },

@@ -1,16 +1,20 @@
 import { ApiOutlined, ArrowRightOutlined, IdcardOutlined, ShoppingCartOutlined } from '@ant-design/icons';
 import { Card, Col, Row, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCurrentUser } from '@/api/get-current-user';
 import { useTraffic } from '@/api/get-traffic';
 import { TipsPanel } from '@/components/tips-panel';
 import { TrafficBalanceCard } from '@/components/traffic-balance-card';
+import { userAccess } from '@/lib/access';
 import { usageQuery } from '@/lib/usage-data';
 import { ExpiringStaticCard } from '../components/expiring-static-card';
 import { RecentOrdersCard } from '../components/recent-orders-card';
 import { UsageOverviewCard } from '../components/usage-overview-card';
+
+// Only admins see it, so customers' first load does not carry it.
+const AdminSummaryCard = lazy(() => import('../components/admin-summary-card'));
 
 function QuickLink({ to, icon, title, text }: { to: string; icon: ReactNode; title: string; text: string }) {
   return (
@@ -27,7 +31,7 @@ function QuickLink({ to, icon, title, text }: { to: string; icon: ReactNode; tit
 
 /**
  * /center: welcome and shortcuts, the tips panel, the traffic balance, the last week's usage and the latest
- * orders, and static IPs about to expire (docs/console.md#account-home).
+ * orders, static IPs about to expire, and for admins a statistics summary (docs/console.md#account-home).
  */
 export default function CenterPage() {
   const { t } = useTranslation();
@@ -57,6 +61,13 @@ export default function CenterPage() {
           <TipsPanel />
         </Card>
       </Col>
+      {userAccess(user).admin ? (
+        <Col span={24}>
+          <Suspense fallback={null}>
+            <AdminSummaryCard />
+          </Suspense>
+        </Col>
+      ) : null}
       <ExpiringStaticCard />
       <Col span={24}>
         <TrafficBalanceCard traffic={traffic} />

@@ -1,0 +1,191 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database } from '../../db/schema';
+
+/** Inclusive ISO instants; times are stored as ISO strings of one shape, so text order is time order. */
+export interface Span {
+  start: string;
+  end: string;
+}
+
+/** What rows are grouped by: a period (`substr` of the time) or one group for the whole span. */
+export type Grouping = { period: 'day' | 'month' } | 'all';
+
+export interface PaidFigures {
+  key: string | null;
+  orders: number;
+  revenue: number;
+  payingUsers: number;
+}
+
+export interface Keyed {
+  key: string | null;
+  value: number;
+}
+
+/** Orders that were paid: a refunded order was paid first and stays in the revenue of its paid time. */
+const PAID_STATUSES = ['paid', 'refunded'] as const;
+
+/**
+ * When an order counts as refunded. Orders have no refund time of their own, so the refund is dated by the
+ * order's last change, which is the refund for a refunded order (docs/business-rules.md#statistics).
+ */
+const REFUND_TIME = 'o.updated_at' as const;
+
+const column = (name: string): RawBuilder<string | null> => sql<string | null>`${sql.ref(name)}`;
+
+/** `2026-12-07T10:00:00.000Z` → `2026-12-07` (day) or `2026-12` (month): periods are UTC. */
+function keyOf(time: string, grouping: Grouping): RawBuilder<string | null> {
+  // A constant, which PostgreSQL refuses in GROUP BY: queries of 'all' leave GROUP BY out instead.
+  if (grouping === 'all') return sql<string>`'all'`;
+  return sql<string>`substr(${sql.ref(time)}, 1, ${sql.lit(grouping.period === 'day' ? 10 : 7)})`;
+}
+
+/** PostgreSQL answers counts and sums of integers as strings. */
+const num = (v: unknown): number => Number(v ?? 0);
+
+/**
+ * The figures of the admin's Statistics (docs/business-rules.md#statistics), read from the orders, users and
+ * usage rows themselves; amounts only of orders in the shop currency.
+ */
+export class StatisticsRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly currency: string,
+  ) {}
+
+  async registrations(span: Span, grouping: Grouping): Promise<Keyed[]> {
+    const key = keyOf('u.created_at', grouping);
+    const rows = await this.db
+      .selectFrom('users as u')
+      .where('u.created_at', '>=', span.start)
+      .where('u.created_at', '<=', span.end)
+      .select([key.as('key'), (eb) => eb.fn.countAll().as('value')])
+      .$if(grouping !== 'all', (q) => q.groupBy(key))
+      .execute();
+    return rows.map((r) => ({ key: r.key, value: num(r.value) }));
+  }
+
+  /** Paid orders by paid time, grouped by period, by a column of the order, or all together. */
+  async paid(span: Span, grouping: Grouping | 'pay_method' | 'kind'): Promise<PaidFigures[]> {
+    const key = grouping === 'pay_method' || grouping === 'kind' ? column(`o.${grouping}`) : keyOf('o.paid_at', grouping);
+    const rows = await this.paidOrders()
+      .where('o.paid_at', '>=', span.start)
+      .where('o.paid_at', '<=', span.end)
+      .select([
+        key.as('key'),
+        (eb) => eb.fn.countAll().as('orders'),
+        (eb) => eb.fn.sum('o.amount').as('revenue'),
+        sql<number>`count(distinct case when o.amount > 0 then o.user_id end)`.as('paying_users'),
+      ])
+      .$if(grouping !== 'all', (q) => q.groupBy(key))
+      .execute();
+    return rows.map((r) => ({ key: r.key, orders: num(r.orders), revenue: num(r.revenue), payingUsers: num(r.paying_users) }));
+  }
+
+  /** Users whose first paid order of a non-zero amount ever falls in the span, by the period of that order. */
+  async newPayingUsers(span: Span, grouping: Grouping): Promise<Keyed[]> {
+    // Only users who paid in the span can have their first payment there: their earlier orders are looked
+    // up by user (orders_user_paid_idx) instead of grouping every order ever paid.
+    const payers = this.paidOrders().where('o.amount', '>', 0).where('o.paid_at', '>=', span.start).where('o.paid_at', '<=', span.end).select('o.user_id');
+    const firsts = this.paidOrders()
+      .where('o.amount', '>', 0)
+      .where('o.user_id', 'in', payers)
+      .select(['o.user_id', (eb) => eb.fn.min('o.paid_at').as('first_paid_at')])
+      .groupBy('o.user_id');
+    const key = keyOf('f.first_paid_at', grouping);
+    const rows = await this.db
+      .selectFrom(firsts.as('f'))
+      .where('f.first_paid_at', '>=', span.start)
+      .where('f.first_paid_at', '<=', span.end)
+      .select([key.as('key'), (eb) => eb.fn.countAll().as('value')])
+      .$if(grouping !== 'all', (q) => q.groupBy(key))
+      .execute();
+    return rows.map((r) => ({ key: r.key, value: num(r.value) }));
+  }
+
+  /** Refunded amounts by refund time. */
+  async refunds(span: Span, grouping: Grouping | 'pay_method' | 'kind'): Promise<Keyed[]> {
+    const key = grouping === 'pay_method' || grouping === 'kind' ? column(`o.${grouping}`) : keyOf(REFUND_TIME, grouping);
+    const rows = await this.db
+      .selectFrom('orders as o')
+      .where('o.status', '=', 'refunded')
+      .where('o.currency', '=', this.currency)
+      .where(REFUND_TIME, '>=', span.start)
+      .where(REFUND_TIME, '<=', span.end)
+      .select([key.as('key'), (eb) => eb.fn.sum('o.amount').as('value')])
+      .$if(grouping !== 'all', (q) => q.groupBy(key))
+      .execute();
+    return rows.map((r) => ({ key: r.key, value: num(r.value) }));
+  }
+
+  /**
+   * Distributors' commission by period: none is recorded yet. The commission ledger (docs/business-rules.md#planned)
+   * is read here, and only here, once it exists.
+   */
+  async commission(_span: Span, _grouping: Grouping): Promise<Keyed[]> {
+    return [];
+  }
+
+  /** Metered bytes (up and down) by the hour they were used. */
+  async traffic(span: Span, grouping: Grouping | 'country'): Promise<Keyed[]> {
+    const key = grouping === 'country' ? column('h.country') : keyOf('h.hour', grouping);
+    const rows = await this.db
+      .selectFrom('usage_hourly as h')
+      .where('h.hour', '>=', span.start)
+      .where('h.hour', '<=', span.end)
+      .select([key.as('key'), sql<number>`sum(h.bytes_up + h.bytes_down)`.as('value')])
+      .$if(grouping !== 'all', (q) => q.groupBy(key))
+      .execute();
+    return rows.map((r) => ({ key: r.key, value: num(r.value) }));
+  }
+
+  /** Distinct paying users of the whole span (a period's count does not add up across periods). */
+  async payingUsers(span: Span): Promise<number> {
+    const [all] = await this.paid(span, 'all');
+    return all?.payingUsers ?? 0;
+  }
+
+  /** The users who spent most on orders paid in the span and not refunded. */
+  async topBySpend(span: Span, limit: number): Promise<{ userId: number; email: string; orders: number; revenue: number }[]> {
+    const rows = await this.db
+      .selectFrom('orders as o')
+      .innerJoin('users as u', 'u.id', 'o.user_id')
+      .where('o.status', '=', 'paid')
+      .where('o.currency', '=', this.currency)
+      .where('o.amount', '>', 0)
+      .where('o.paid_at', '>=', span.start)
+      .where('o.paid_at', '<=', span.end)
+      .select(['o.user_id', 'u.email', (eb) => eb.fn.countAll().as('orders'), (eb) => eb.fn.sum('o.amount').as('revenue')])
+      .groupBy(['o.user_id', 'u.email'])
+      .orderBy(sql`sum(o.amount)`, 'desc')
+      .orderBy('o.user_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ userId: r.user_id, email: r.email, orders: num(r.orders), revenue: num(r.revenue) }));
+  }
+
+  /** The users whose proxy accounts moved most bytes in the span. */
+  async topByTraffic(span: Span, limit: number): Promise<{ userId: number; email: string; bytes: number }[]> {
+    const top = this.db
+      .selectFrom('usage_hourly as h')
+      .where('h.hour', '>=', span.start)
+      .where('h.hour', '<=', span.end)
+      .select(['h.user_id', sql<number>`sum(h.bytes_up + h.bytes_down)`.as('bytes')])
+      .groupBy('h.user_id')
+      .orderBy(sql`sum(h.bytes_up + h.bytes_down)`, 'desc')
+      .orderBy('h.user_id')
+      .limit(limit);
+    const rows = await this.db
+      .selectFrom(top.as('t'))
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select(['t.user_id', 'u.email', 't.bytes'])
+      .orderBy('t.bytes', 'desc')
+      .orderBy('t.user_id')
+      .execute();
+    return rows.map((r) => ({ userId: r.user_id, email: r.email, bytes: num(r.bytes) }));
+  }
+
+  private paidOrders() {
+    return this.db.selectFrom('orders as o').where('o.status', 'in', PAID_STATUSES).where('o.currency', '=', this.currency).where('o.paid_at', 'is not', null);
+  }
+}
