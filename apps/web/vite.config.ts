@@ -19,6 +19,21 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Fewer, larger files where every page loads them together (docs/console.md#first-load): what every
+        // page runs on, and the core every page drawn with antd runs on (theme, CSS-in-JS, motion, popups).
+        advancedChunks: {
+          groups: [
+            { name: 'runtime', test: /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|@tanstack[\\/](query-core|react-query)|use-sync-external-store|cookie|set-cookie-parser)[\\/]/ },
+            {
+              name: 'antd-core',
+              test: /node_modules[\\/](@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color|icons[\\/]es[\\/](components|utils))|@rc-component[\\/](util|motion|portal|resize-observer|trigger|context)|antd[\\/]es[\\/](_util|config-provider|theme|style|locale|version)|@babel[\\/]runtime|stylis|@emotion|classnames|clsx)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

@@ -1,23 +1,11 @@
 import { z } from 'zod';
 import { entityId } from './ids';
 import { pageQuery } from './envelope';
+import { ORDER_KINDS, ORDER_STATUSES, PAID_BY, PAY_METHODS, type PayMethod } from './commerce-values';
 
-/** Payment adapters (docs/business-rules.md#payment-methods), in the order the buy page offers them. */
-export const PAY_METHODS = ['card', 'alipay', 'usdt-trc20', 'manual', 'sandbox'] as const;
+export * from './commerce-values';
+
 export const payMethod = z.enum(PAY_METHODS, { error: 'validation.payMethod' });
-export type PayMethod = z.infer<typeof payMethod>;
-
-export const ORDER_KINDS = ['dynamic', 'static', 'static-renew', 'manual-recharge'] as const;
-export type OrderKind = (typeof ORDER_KINDS)[number];
-export const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-/** Who marked an order paid: kept on the order so an operator can tell a webhook from a click. */
-export const PAID_BY = ['webhook', 'watcher', 'poll', 'admin', 'sandbox'] as const;
-export type PaidBy = (typeof PAID_BY)[number];
-
-/** Minutes an unpaid order stays open (docs/business-rules.md#orders). */
-export const ORDER_TTL_MINUTES = 30;
 
 /** Text an operator types once per language. */
 export const localizedText = z.strictObject({

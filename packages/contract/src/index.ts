@@ -8,6 +8,7 @@ export * from './admin';
 export * from './distribution';
 export * from './commerce';
 export * from './proxies';
+export * from './proxy-line-format';
 export * from './proxy-lines';
 export * from './usage';
 export * from './static-ips';

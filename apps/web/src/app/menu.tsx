@@ -1,15 +1,16 @@
 import type { UserDto } from '@resi/contract';
 import type { MenuProps } from 'antd';
 import type { TFunction } from 'i18next';
-import { createElement, type ComponentType } from 'react';
+import { createElement } from 'react';
 import { mayOpen } from '@/lib/access';
+import { MENU_ICONS, type MenuIconName } from './menu-icons';
 import { MENU_GROUPS, type AppRoute, type MenuGroupKey } from './routes';
 
 /** A menu entry: a route (key = its menu key, see menuKey; path = where it leads) or a group of routes. */
 export interface MenuEntry {
   key: string;
   label: string;
-  icon: ComponentType;
+  icon: MenuIconName;
   path?: string;
   children?: MenuEntry[];
 }
@@ -64,7 +65,7 @@ export function menuEntries(routes: readonly AppRoute[], user: Pick<UserDto, 'ro
 export function toMenuItems(entries: MenuEntry[], t: TFunction): NonNullable<MenuProps['items']> {
   return entries.map((entry) => ({
     key: entry.key,
-    icon: createElement(entry.icon),
+    icon: createElement(MENU_ICONS[entry.icon]),
     label: t(entry.label),
     children: entry.children ? toMenuItems(entry.children, t) : undefined,
   }));

@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
 import { HOME_PATH, ROUTER_BASENAME } from '@/lib/constants';
+import { consoleTexts, currentLang } from '@/lib/i18n';
 import { loginRedirect } from '@/lib/navigation';
 import { createNavigationLoader, type NavigationDeps } from './navigation-loader';
 import { RouteError } from './pages/route-error';
@@ -11,8 +12,12 @@ import { RoutePage } from './route-page';
 import { appRoutes } from './routes';
 
 const NotFound = lazy(() => import('./pages/not-found'));
-// Not needed by the public pages (login, register): their first load goes without the menu and header.
-const AppLayout = lazy(() => import('./layout/app-layout').then((m) => ({ default: m.AppLayout })));
+// Not needed by the public pages (login, register): their first load goes without the menu and header, antd
+// and the console's texts. The texts are asked for with the layout, not after it (app/antd-provider.tsx).
+const AppLayout = lazy(() => {
+  void consoleTexts(currentLang()).catch(() => {});
+  return import('./layout/app-layout').then((m) => ({ default: m.AppLayout }));
+});
 
 /** `/` → `/center`, keeping the query (lang, channel…). */
 function RedirectHome() {

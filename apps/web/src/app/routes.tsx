@@ -1,36 +1,7 @@
-import {
-  ApartmentOutlined,
-  ApiOutlined,
-  AppstoreOutlined,
-  BarChartOutlined,
-  BookOutlined,
-  CloudServerOutlined,
-  CreditCardOutlined,
-  DatabaseOutlined,
-  DeploymentUnitOutlined,
-  EnvironmentOutlined,
-  FileSearchOutlined,
-  FileTextOutlined,
-  FundOutlined,
-  GlobalOutlined,
-  HomeOutlined,
-  IdcardOutlined,
-  LineChartOutlined,
-  PushpinOutlined,
-  QuestionCircleOutlined,
-  ReadOutlined,
-  SafetyCertificateOutlined,
-  ShareAltOutlined,
-  ShoppingCartOutlined,
-  TeamOutlined,
-  ToolOutlined,
-  UserOutlined,
-  UsergroupAddOutlined,
-  WalletOutlined,
-} from '@ant-design/icons';
 import type { AccessPolicy } from '@resi/contract';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchPath } from 'react-router';
+import type { MenuIconName } from './menu-icons';
 
 /*
  * The console's pages (docs/console.md#pages): customer, distribution and admin pages, learn and toolbox, and
@@ -43,7 +14,7 @@ export type MenuGroupKey = 'proxyManagement' | 'learn' | 'personalCenter' | 'dis
 export interface MenuGroup {
   key: MenuGroupKey;
   label: string;
-  icon: ComponentType;
+  icon: MenuIconName;
 }
 
 export interface AppRoute {
@@ -58,16 +29,17 @@ export interface AppRoute {
   access: AccessPolicy;
   /** Child of the shared layout with the side menu. */
   layout: boolean;
-  menu?: { label: string; icon: ComponentType; group?: MenuGroupKey };
+  /** icon: an @ant-design/icons name from app/menu-icons.tsx, so the table (on every first load) brings no icon. */
+  menu?: { label: string; icon: MenuIconName; group?: MenuGroupKey };
   page: LazyExoticComponent<ComponentType>;
 }
 
 export const MENU_GROUPS: readonly MenuGroup[] = [
-  { key: 'proxyManagement', label: 'menu.proxyManagement', icon: DeploymentUnitOutlined },
-  { key: 'learn', label: 'menu.learn', icon: ReadOutlined },
-  { key: 'personalCenter', label: 'menu.personalCenter', icon: UserOutlined },
-  { key: 'distribution', label: 'menu.distribution', icon: ShareAltOutlined },
-  { key: 'admin', label: 'menu.admin', icon: SafetyCertificateOutlined },
+  { key: 'proxyManagement', label: 'menu.proxyManagement', icon: 'DeploymentUnitOutlined' },
+  { key: 'learn', label: 'menu.learn', icon: 'ReadOutlined' },
+  { key: 'personalCenter', label: 'menu.personalCenter', icon: 'UserOutlined' },
+  { key: 'distribution', label: 'menu.distribution', icon: 'ShareAltOutlined' },
+  { key: 'admin', label: 'menu.admin', icon: 'SafetyCertificateOutlined' },
 ];
 
 const layoutRoute = (route: Omit<AppRoute, 'layout' | 'keepAlive'>): AppRoute => ({ ...route, layout: true, keepAlive: false });
@@ -79,7 +51,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.center',
     activeIndex: '1',
     access: 'customer',
-    menu: { label: 'menu.center', icon: HomeOutlined },
+    menu: { label: 'menu.center', icon: 'HomeOutlined' },
     page: lazy(() => import('@/features/dashboard/pages/center-page')),
   }),
   layoutRoute({
@@ -88,7 +60,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.buy',
     activeIndex: '2',
     access: 'customer',
-    menu: { label: 'menu.buy', icon: ShoppingCartOutlined },
+    menu: { label: 'menu.buy', icon: 'ShoppingCartOutlined' },
     page: lazy(() => import('@/features/buy/pages/buy-page')),
   }),
   layoutRoute({
@@ -97,7 +69,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.proxy',
     activeIndex: '3',
     access: 'customer',
-    menu: { label: 'menu.proxy', icon: ApiOutlined },
+    menu: { label: 'menu.proxy', icon: 'ApiOutlined' },
     page: lazy(() => import('@/features/proxy/pages/get-proxy-page')),
   }),
   layoutRoute({
@@ -106,7 +78,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.rotatingResidential',
     activeIndex: '6-1',
     access: 'customer',
-    menu: { label: 'menu.rotatingResidential', icon: GlobalOutlined, group: 'proxyManagement' },
+    menu: { label: 'menu.rotatingResidential', icon: 'GlobalOutlined', group: 'proxyManagement' },
     page: lazy(() => import('@/features/rotating/pages/rotating-residential-page')),
   }),
   layoutRoute({
@@ -115,7 +87,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.staticResidential',
     activeIndex: '6-2',
     access: 'customer',
-    menu: { label: 'menu.staticResidential', icon: EnvironmentOutlined, group: 'proxyManagement' },
+    menu: { label: 'menu.staticResidential', icon: 'EnvironmentOutlined', group: 'proxyManagement' },
     page: lazy(() => import('@/features/static/pages/static-residential-page')),
   }),
   // Usage record, learn and toolbox came without an index of their own; theirs continue after 7 in menu order.
@@ -125,7 +97,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.usageRecord',
     activeIndex: '8',
     access: 'customer',
-    menu: { label: 'menu.usageRecord', icon: LineChartOutlined },
+    menu: { label: 'menu.usageRecord', icon: 'LineChartOutlined' },
     page: lazy(() => import('@/features/usage/pages/usage-record-page')),
   }),
   layoutRoute({
@@ -134,7 +106,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.rechargeDetails',
     activeIndex: '7',
     access: 'customer',
-    menu: { label: 'menu.rechargeDetails', icon: WalletOutlined },
+    menu: { label: 'menu.rechargeDetails', icon: 'WalletOutlined' },
     page: lazy(() => import('@/features/recharge/pages/recharge-details-page')),
   }),
   layoutRoute({
@@ -143,7 +115,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.knowledgeBase',
     activeIndex: '9-1',
     access: 'customer',
-    menu: { label: 'menu.knowledgeBase', icon: BookOutlined, group: 'learn' },
+    menu: { label: 'menu.knowledgeBase', icon: 'BookOutlined', group: 'learn' },
     page: lazy(() => import('@/features/learn/pages/knowledge-base-page')),
   }),
   layoutRoute({
@@ -152,7 +124,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.faq',
     activeIndex: '9-2',
     access: 'customer',
-    menu: { label: 'menu.faq', icon: QuestionCircleOutlined, group: 'learn' },
+    menu: { label: 'menu.faq', icon: 'QuestionCircleOutlined', group: 'learn' },
     page: lazy(() => import('@/features/learn/pages/faq-page')),
   }),
   layoutRoute({
@@ -161,7 +133,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.blog',
     activeIndex: '9-3',
     access: 'customer',
-    menu: { label: 'menu.blog', icon: FileTextOutlined, group: 'learn' },
+    menu: { label: 'menu.blog', icon: 'FileTextOutlined', group: 'learn' },
     page: lazy(() => import('@/features/learn/pages/blog-page')),
   }),
   layoutRoute({
@@ -170,7 +142,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.toolbox',
     activeIndex: '10',
     access: 'customer',
-    menu: { label: 'menu.toolbox', icon: ToolOutlined },
+    menu: { label: 'menu.toolbox', icon: 'ToolOutlined' },
     page: lazy(() => import('@/features/toolbox/pages/toolbox-page')),
   }),
   layoutRoute({
@@ -179,7 +151,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.personal',
     activeIndex: '0',
     access: 'customer',
-    menu: { label: 'menu.myAccount', icon: IdcardOutlined, group: 'personalCenter' },
+    menu: { label: 'menu.myAccount', icon: 'IdcardOutlined', group: 'personalCenter' },
     page: lazy(() => import('@/features/account/pages/personal-page')),
   }),
   layoutRoute({
@@ -188,7 +160,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.distributionUser',
     activeIndex: '100-1',
     access: 'distributor',
-    menu: { label: 'menu.distributionUser', icon: UsergroupAddOutlined, group: 'distribution' },
+    menu: { label: 'menu.distributionUser', icon: 'UsergroupAddOutlined', group: 'distribution' },
     page: lazy(() => import('@/features/distribution/pages/distribution-users-page')),
   }),
   layoutRoute({
@@ -197,7 +169,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.distributionManage',
     activeIndex: '100-2',
     access: 'distributor',
-    menu: { label: 'menu.distributionManage', icon: CloudServerOutlined, group: 'distribution' },
+    menu: { label: 'menu.distributionManage', icon: 'CloudServerOutlined', group: 'distribution' },
     page: lazy(() => import('@/features/distribution/pages/distribution-manage-page')),
   }),
   layoutRoute({
@@ -206,7 +178,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.distributionChannel',
     activeIndex: '102-1',
     access: 'distributor',
-    menu: { label: 'menu.distributionChannel', icon: BarChartOutlined, group: 'distribution' },
+    menu: { label: 'menu.distributionChannel', icon: 'BarChartOutlined', group: 'distribution' },
     page: lazy(() => import('@/features/distribution/pages/channel-statistics-page')),
   }),
   layoutRoute({
@@ -215,7 +187,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.manageUser',
     activeIndex: '101-1',
     access: 'admin',
-    menu: { label: 'menu.manageUser', icon: TeamOutlined, group: 'admin' },
+    menu: { label: 'menu.manageUser', icon: 'TeamOutlined', group: 'admin' },
     page: lazy(() => import('@/features/admin/pages/user-management-page')),
   }),
   layoutRoute({
@@ -224,7 +196,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.manageOrder',
     activeIndex: '101-2',
     access: 'admin',
-    menu: { label: 'menu.manageOrder', icon: WalletOutlined, group: 'admin' },
+    menu: { label: 'menu.manageOrder', icon: 'WalletOutlined', group: 'admin' },
     page: lazy(() => import('@/features/admin/pages/user-recharge-page')),
   }),
   layoutRoute({
@@ -233,7 +205,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.managePay',
     activeIndex: '103-1',
     access: 'admin',
-    menu: { label: 'menu.managePay', icon: CreditCardOutlined, group: 'admin' },
+    menu: { label: 'menu.managePay', icon: 'CreditCardOutlined', group: 'admin' },
     page: lazy(() => import('@/features/admin/pages/payment-settings-page')),
   }),
   // Login analysis shares its menu index with channel statistics (102-1; docs/console.md#menu).
@@ -243,7 +215,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.manageLogs',
     activeIndex: '102-1',
     access: 'admin',
-    menu: { label: 'menu.manageLogs', icon: FileSearchOutlined, group: 'admin' },
+    menu: { label: 'menu.manageLogs', icon: 'FileSearchOutlined', group: 'admin' },
     page: lazy(() => import('@/features/admin/pages/login-logs-page')),
   }),
   // What operating needs beyond the original pages (docs/console.md#pages): the catalogue an admin sells from.
@@ -253,7 +225,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.manageGoods',
     activeIndex: '101-3',
     access: 'admin',
-    menu: { label: 'menu.manageGoods', icon: AppstoreOutlined, group: 'admin' },
+    menu: { label: 'menu.manageGoods', icon: 'AppstoreOutlined', group: 'admin' },
     page: lazy(() => import('@/features/catalogue/pages/goods-page')),
   }),
   layoutRoute({
@@ -262,7 +234,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.manageRegion',
     activeIndex: '101-4',
     access: 'admin',
-    menu: { label: 'menu.manageRegion', icon: PushpinOutlined, group: 'admin' },
+    menu: { label: 'menu.manageRegion', icon: 'PushpinOutlined', group: 'admin' },
     page: lazy(() => import('@/features/catalogue/pages/regions-page')),
   }),
   layoutRoute({
@@ -271,7 +243,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.manageBusiness',
     activeIndex: '101-5',
     access: 'admin',
-    menu: { label: 'menu.manageBusiness', icon: ApartmentOutlined, group: 'admin' },
+    menu: { label: 'menu.manageBusiness', icon: 'ApartmentOutlined', group: 'admin' },
     page: lazy(() => import('@/features/catalogue/pages/business-page')),
   }),
   layoutRoute({
@@ -280,7 +252,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.manageSupply',
     activeIndex: '101-6',
     access: 'admin',
-    menu: { label: 'menu.manageSupply', icon: CloudServerOutlined, group: 'admin' },
+    menu: { label: 'menu.manageSupply', icon: 'CloudServerOutlined', group: 'admin' },
     page: lazy(() => import('@/features/catalogue/pages/supply-page')),
   }),
   layoutRoute({
@@ -289,7 +261,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.manageStaticInventory',
     activeIndex: '101-7',
     access: 'admin',
-    menu: { label: 'menu.manageStaticInventory', icon: DatabaseOutlined, group: 'admin' },
+    menu: { label: 'menu.manageStaticInventory', icon: 'DatabaseOutlined', group: 'admin' },
     page: lazy(() => import('@/features/static-admin/pages/static-inventory-page')),
   }),
   layoutRoute({
@@ -298,7 +270,7 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.manageStatistics',
     activeIndex: '101-8',
     access: 'admin',
-    menu: { label: 'menu.manageStatistics', icon: FundOutlined, group: 'admin' },
+    menu: { label: 'menu.manageStatistics', icon: 'FundOutlined', group: 'admin' },
     page: lazy(() => import('@/features/statistics/pages/statistics-page')),
   }),
   {

@@ -6,6 +6,7 @@ import { useRevalidator } from 'react-router';
 import { useCurrentUser } from '@/api/get-current-user';
 import { pendingSessionSwitch } from '@/lib/session-switch';
 import { storage } from '@/lib/storage';
+import { AntdProvider } from './antd-provider';
 
 /**
  * Asks before a link's `?token=` replaces the session this tab holds (issue 9). No keeps the current
@@ -33,21 +34,24 @@ export function SessionSwitchDialog() {
     void revalidator.revalidate();
   };
 
+  // Asked over any page, the public ones (drawn without antd) too: it brings antd's theme with it.
   return (
-    <Modal
-      open={pending !== null}
-      title={t('layout.switchSession.title')}
-      okText={t('layout.switchSession.confirm')}
-      cancelText={t('layout.switchSession.keep')}
-      onOk={confirm}
-      onCancel={pendingSessionSwitch.dismiss}
-      maskClosable={false}
-      okButtonProps={{ 'data-testid': 'session-switch-confirm', danger: true } as ButtonProps}
-      cancelButtonProps={{ 'data-testid': 'session-switch-keep' } as ButtonProps}
-      data-testid="session-switch"
-    >
-      <Typography.Paragraph>{t('layout.switchSession.body')}</Typography.Paragraph>
-      {current ? <Typography.Paragraph strong>{t('layout.switchSession.current', { email: current.email })}</Typography.Paragraph> : null}
-    </Modal>
+    <AntdProvider>
+      <Modal
+        open={pending !== null}
+        title={t('layout.switchSession.title')}
+        okText={t('layout.switchSession.confirm')}
+        cancelText={t('layout.switchSession.keep')}
+        onOk={confirm}
+        onCancel={pendingSessionSwitch.dismiss}
+        maskClosable={false}
+        okButtonProps={{ 'data-testid': 'session-switch-confirm', danger: true } as ButtonProps}
+        cancelButtonProps={{ 'data-testid': 'session-switch-keep' } as ButtonProps}
+        data-testid="session-switch"
+      >
+        <Typography.Paragraph>{t('layout.switchSession.body')}</Typography.Paragraph>
+        {current ? <Typography.Paragraph strong>{t('layout.switchSession.current', { email: current.email })}</Typography.Paragraph> : null}
+      </Modal>
+    </AntdProvider>
   );
 }

@@ -1,7 +1,5 @@
 import { Button } from 'antd';
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
+import { useSendCode } from '@/hooks/use-send-code';
 
 export interface SendCodeButtonProps {
   /** Sends the code; resolves to the seconds before another may be sent, or null when nothing was sent. */
@@ -11,33 +9,9 @@ export interface SendCodeButtonProps {
 
 /** "Send code" → "Sending…" while busy → "Resend in 60 s" countdown. */
 export function SendCodeButton({ onSend, disabled }: SendCodeButtonProps) {
-  const { t } = useTranslation();
-  const [sending, setSending] = useState(false);
-  const [left, setLeft] = useState(0);
-
-  useEffect(() => {
-    if (left <= 0) return;
-    const timer = setTimeout(() => setLeft((s) => s - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [left]);
-
-  const click = async () => {
-    setSending(true);
-    try {
-      const wait = await onSend();
-      if (wait && wait > 0) setLeft(Math.ceil(wait));
-    } catch (err) {
-      // The API client's error is already shown as a toast; form validation errors show on the fields.
-      // Too soon (429): count down the wait the server named instead of letting the user click again.
-      if (err instanceof ApiError && err.status === 429 && err.retryAfter) setLeft(err.retryAfter);
-    } finally {
-      setSending(false);
-    }
-  };
-
-  const label = sending ? t('common.mailCode.sending') : left > 0 ? t('common.mailCode.resendIn', { seconds: left }) : t('common.mailCode.send');
+  const { label, sending, waiting, click } = useSendCode(onSend);
   return (
-    <Button size="large" onClick={() => void click()} loading={sending} disabled={disabled || left > 0} className="send-code-button" data-testid="send-code">
+    <Button size="large" onClick={click} loading={sending} disabled={disabled || waiting} className="send-code-button" data-testid="send-code">
       {label}
     </Button>
   );

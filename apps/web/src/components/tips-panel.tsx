@@ -1,22 +1,22 @@
-import { AlipayCircleOutlined, CreditCardOutlined, CustomerServiceOutlined, DollarCircleOutlined, ReadOutlined } from '@ant-design/icons';
 import { normalizeLang } from '@resi/contract';
-import { Tag } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSite } from '@/api/get-site';
 import { localizedDocUrl } from '@/lib/legal';
+import { AlipayCircleOutlined, CreditCardOutlined, CustomerServiceOutlined, DollarCircleOutlined, Icon, ReadOutlined } from './lite/icons';
 
 /** The methods the tips panel may advertise, in its order, as tags. */
 const TAGS = {
-  'usdt-trc20': { icon: <DollarCircleOutlined />, color: 'green', label: () => 'USDT' },
-  alipay: { icon: <AlipayCircleOutlined />, color: 'blue', label: (t: TFunction) => t('tips.alipay') },
-  card: { icon: <CreditCardOutlined />, color: 'purple', label: (t: TFunction) => t('tips.card') },
+  'usdt-trc20': { icon: DollarCircleOutlined, color: 'green', label: () => 'USDT' },
+  alipay: { icon: AlipayCircleOutlined, color: 'blue', label: (t: TFunction) => t('tips.alipay') },
+  card: { icon: CreditCardOutlined, color: 'purple', label: (t: TFunction) => t('tips.card') },
 } as const;
 
 /**
  * The tips panel (docs/console.md#account-home): read the tutorial first; USDT, AliPay and credit card;
  * custom services via online support. Only the methods checkout offers now are named (none: no such
- * line), and the support line needs a support link.
+ * line), and the support line needs a support link. Drawn without antd: it is on the login page too
+ * (docs/console.md#first-load); its tags look like antd's coloured Tag.
  */
 export function TipsPanel({ variant = 'card' }: { variant?: 'card' | 'hero' }) {
   const { t, i18n } = useTranslation();
@@ -29,7 +29,7 @@ export function TipsPanel({ variant = 'card' }: { variant?: 'card' | 'hero' }) {
       <div className="tips-panel__title">{t('tips.title')}</div>
       <ol className="tips-panel__list">
         <li>
-          <ReadOutlined className="tips-panel__icon" />
+          <Icon icon={ReadOutlined} className="tips-panel__icon" />
           <span>
             {t('tips.tutorial')}{' '}
             {tutorial ? (
@@ -41,14 +41,15 @@ export function TipsPanel({ variant = 'card' }: { variant?: 'card' | 'hero' }) {
         </li>
         {advertised.length > 0 ? (
           <li data-testid="tips-pay-methods">
-            <DollarCircleOutlined className="tips-panel__icon" />
+            <Icon icon={DollarCircleOutlined} className="tips-panel__icon" />
             <span>
               {t('tips.payment')}
               <span className="tips-panel__tags">
                 {advertised.map((m) => (
-                  <Tag key={m} icon={TAGS[m].icon} color={TAGS[m].color}>
-                    {TAGS[m].label(t)}
-                  </Tag>
+                  <span key={m} className={`lite-tag lite-tag--${TAGS[m].color}`}>
+                    <Icon icon={TAGS[m].icon} />
+                    <span>{TAGS[m].label(t)}</span>
+                  </span>
                 ))}
               </span>
             </span>
@@ -56,7 +57,7 @@ export function TipsPanel({ variant = 'card' }: { variant?: 'card' | 'hero' }) {
         ) : null}
         {site.supportUrl ? (
           <li>
-            <CustomerServiceOutlined className="tips-panel__icon" />
+            <Icon icon={CustomerServiceOutlined} className="tips-panel__icon" />
             <span>
               {t('tips.custom')}{' '}
               <a href={site.supportUrl} target="_blank" rel="noopener noreferrer">

@@ -1,5 +1,5 @@
-import enUS from 'antd/es/locale/en_US';
 import { localePack } from './locale-pack';
 
 // dayjs speaks English without a locale file.
-export default localePack(import.meta.glob('./en/*.json', { eager: true, import: 'default' }), enUS);
+// The public pages' texts (PUBLIC_NAMESPACES in locale-pack.ts); the console's come with en-console.ts.
+export default localePack(import.meta.glob(['./en/auth.json', './en/common.json', './en/error.json', './en/routes.json', './en/tips.json', './en/validation.json'], { eager: true, import: 'default' }));

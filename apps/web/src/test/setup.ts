@@ -1,6 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
-import { initI18n } from '@/lib/i18n';
+import { consoleTexts, initI18n } from '@/lib/i18n';
 
 // antd's responsive helpers ask for matchMedia, which jsdom lacks. Width queries are answered for jsdom's
 // window (1024 px wide), so the layout renders as on a desktop screen.
@@ -32,6 +32,8 @@ if (typeof window.ResizeObserver === 'undefined') {
 }
 
 await initI18n('en');
+// Components are tested without the antd provider that fetches the console's texts: all of them, at once.
+await consoleTexts('en');
 
 beforeEach(() => {
   window.sessionStorage.clear();

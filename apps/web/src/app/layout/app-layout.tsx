@@ -8,6 +8,7 @@ import { useSite } from '@/api/get-site';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { PageLoading } from '@/components/page-loading';
 import { storage } from '@/lib/storage';
+import { AntdProvider } from '../antd-provider';
 import { menuEntries, menuPath, openGroupKeys, selectedMenuKeys, toMenuItems } from '../menu';
 import { appRoutes, findRoute } from '../routes';
 import { SideMenu } from './side-menu';
@@ -20,8 +21,17 @@ const SIDER_COLLAPSED = 72;
 /**
  * Shared layout of the signed-in pages: side menu from the route table, header, page title. Below antd's
  * lg breakpoint (992 px) the menu is a drawer over the page, so a phone gives the page its whole width.
+ * antd's theme and texts start here, not at the root (app/antd-provider.tsx).
  */
 export function AppLayout() {
+  return (
+    <AntdProvider>
+      <ConsoleLayout />
+    </AntdProvider>
+  );
+}
+
+function ConsoleLayout() {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();

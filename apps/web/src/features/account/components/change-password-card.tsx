@@ -23,7 +23,7 @@ export function ChangePasswordCard({ email }: { email: string }) {
   const [form] = Form.useForm<ChangeValues>();
   const change = useChangePassword();
 
-  const { captcha, captchaRule, sendCode } = useMailCodeSender({ form, purpose: 'change-pass', email: { value: email } });
+  const { captcha, captchaRule, sendCode } = useMailCodeSender({ purpose: 'change-pass', email: { value: email } });
 
   const submit = (values: ChangeValues) => {
     change.mutate(
@@ -67,7 +67,7 @@ export function ChangePasswordCard({ email }: { email: string }) {
             <Form.Item name="code" noStyle rules={[schemaRule(mailCodeField, t)]}>
               <Input size="large" maxLength={6} inputMode="numeric" autoComplete="one-time-code" placeholder={t('auth.placeholders.mailCode')} />
             </Form.Item>
-            <SendCodeButton onSend={sendCode} />
+            <SendCodeButton onSend={() => sendCode(form)} />
           </div>
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={change.isPending} data-testid="change-password-submit">

@@ -1,13 +1,16 @@
-import { CheckCircleFilled } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSite } from '@/api/get-site';
 import { BrandLogo } from '@/components/brand-logo';
-import { LanguageSwitcher } from '@/components/language-switcher';
+import { CheckCircleFilled, Icon } from '@/components/lite/icons';
+import { LiteLanguageMenu } from '@/components/lite/language-menu';
 import { TipsPanel } from '@/components/tips-panel';
 import { LegalLinks } from './legal-links';
 
-/** Login/register frame: a hero side with the tagline and tips, the form card on the other side. */
+/**
+ * Login/register frame: a hero side with the tagline and tips, the form card on the other side. Drawn without
+ * antd, so that these pages load light (docs/console.md#first-load).
+ */
 export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
   const { t } = useTranslation();
   const site = useSite();
@@ -23,7 +26,7 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
           <ul className="auth-hero__points">
             {(['pool', 'protocols', 'sticky'] as const).map((key) => (
               <li key={key}>
-                <CheckCircleFilled /> {t(`auth.hero.points.${key}`)}
+                <Icon icon={CheckCircleFilled} /> {t(`auth.hero.points.${key}`)}
               </li>
             ))}
           </ul>
@@ -36,7 +39,7 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
           <span className="auth-main__brand">
             <BrandLogo name={site.appName} />
           </span>
-          <LanguageSwitcher />
+          <LiteLanguageMenu />
         </div>
         <div className="auth-card">
           <h2 className="auth-card__title">{title}</h2>

@@ -1,6 +1,7 @@
 import { emailField, mailCodeField, passwordField } from '@resi/contract';
 import { Alert, Button, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { AntdProvider } from '@/app/antd-provider';
 import { CaptchaInput } from '@/components/captcha-input';
 import { SendCodeButton } from '@/components/send-code-button';
 import { sameAsRule, schemaRule } from '@/lib/form-rules';
@@ -23,10 +24,13 @@ interface ResetValues {
 export function ForgotPasswordModal({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: (email: string) => void }) {
   const { t } = useTranslation();
   return (
-    <Modal open={open} onCancel={onClose} title={t('auth.reset.title')} footer={null} destroyOnHidden width={460}>
-      {/* Mounted only while open, so its captcha is fetched only then. */}
-      <ResetPasswordForm onDone={onDone} />
-    </Modal>
+    // The login page is drawn without antd; the dialog brings it, with the console's theme.
+    <AntdProvider>
+      <Modal open={open} onCancel={onClose} title={t('auth.reset.title')} footer={null} destroyOnHidden width={460}>
+        {/* Mounted only while open, so its captcha is fetched only then. */}
+        <ResetPasswordForm onDone={onDone} />
+      </Modal>
+    </AntdProvider>
   );
 }
 
@@ -35,7 +39,7 @@ function ResetPasswordForm({ onDone }: { onDone: (email: string) => void }) {
   const [form] = Form.useForm<ResetValues>();
   const reset = useResetPassword();
 
-  const { captcha, captchaRule, sendCode } = useMailCodeSender({ form, purpose: 'reset', email: { field: 'email' } });
+  const { captcha, captchaRule, sendCode } = useMailCodeSender({ purpose: 'reset', email: { field: 'email' } });
 
   const submit = (values: ResetValues) => {
     reset.mutate(
@@ -65,7 +69,7 @@ function ResetPasswordForm({ onDone }: { onDone: (email: string) => void }) {
             <Form.Item name="code" noStyle rules={[schemaRule(mailCodeField, t)]}>
               <Input placeholder={t('auth.placeholders.mailCode')} maxLength={6} inputMode="numeric" autoComplete="one-time-code" />
             </Form.Item>
-            <SendCodeButton onSend={sendCode} />
+            <SendCodeButton onSend={() => sendCode(form)} />
           </div>
         </Form.Item>
         <Form.Item name="newPassword" label={t('auth.fields.newPassword')} rules={[schemaRule(passwordField, t)]}>

@@ -1,7 +1,7 @@
-import { ArrowLeftOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ArrowLeftOutlined, Icon } from '@/components/lite/icons';
+import { LiteButton } from '@/components/lite/lite-button';
 
 /** Back to the previous page of this tab, or to `fallback` when the console was opened here. */
 export function GoBackLink({ fallback }: { fallback: string }) {
@@ -13,8 +13,8 @@ export function GoBackLink({ fallback }: { fallback: string }) {
     else void navigate(fallback);
   };
   return (
-    <Button type="link" icon={<ArrowLeftOutlined />} onClick={back} className="go-back-link" data-testid="go-back">
+    <LiteButton variant="link" icon={<Icon icon={ArrowLeftOutlined} />} onClick={back} className="go-back-link" data-testid="go-back">
       {t('auth.goBack')}
-    </Button>
+    </LiteButton>
   );
 }

@@ -1,4 +1,3 @@
-import { Divider } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -20,7 +19,7 @@ export default function LoginPage() {
   return (
     <AuthLayout title={t('auth.login.title')} subtitle={t('auth.login.subtitle')}>
       <LoginForm key={prefill ?? ''} initialAccount={prefill} onForgot={() => setForgotOpen(true)} />
-      <Divider plain className="auth-divider" />
+      <hr className="auth-divider" />
       <div className="auth-switch">
         <span>{t('auth.login.noAccount')}</span>{' '}
         <Link to={REGISTER_PATH} data-testid="to-register">

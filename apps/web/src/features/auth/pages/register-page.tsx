@@ -1,4 +1,3 @@
-import { Divider } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { LOGIN_PATH } from '@/lib/constants';
@@ -14,7 +13,7 @@ export default function RegisterPage() {
   return (
     <AuthLayout title={t('auth.register.title')} subtitle={t('auth.register.subtitle')}>
       <RegisterForm inviteCode={invite} />
-      <Divider plain className="auth-divider" />
+      <hr className="auth-divider" />
       <div className="auth-switch">
         <span>{t('auth.register.haveAccount')}</span>{' '}
         <Link to={LOGIN_PATH} data-testid="to-login">

@@ -1,0 +1,43 @@
+import { normalizeLang } from '@resi/contract';
+import { ConfigProvider, message, theme as antdTheme } from 'antd';
+import { use, useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { antdLocale, consoleTexts } from '@/lib/i18n';
+import { bindNotify } from '@/lib/notify';
+import { theme } from './theme';
+
+/**
+ * What antd's <App> gave, without its modal and notification APIs: the theme's text style, and the
+ * context-aware message API handed to lib/notify. A confirm dialog takes Modal.useModal() where it is asked.
+ */
+function AntdShell({ children }: { children: ReactNode }) {
+  const [messageApi, messageHolder] = message.useMessage();
+  const { token } = antdTheme.useToken();
+  useEffect(() => bindNotify(messageApi), [messageApi]);
+  const textStyle = { color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily };
+  return (
+    <div className="antd-app-root" style={textStyle}>
+      {messageHolder}
+      {children}
+    </div>
+  );
+}
+
+/**
+ * antd's theme and texts in the console language, around whatever draws with antd: the layout, the error page,
+ * dialogs opened from the public pages. Not at the root, so that login loads without antd
+ * (docs/console.md#first-load). Suspends until the console's texts are in.
+ */
+export function AntdProvider({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  const lang = normalizeLang(i18n.language);
+  // The console's texts and antd's own (docs/console.md#languages-and-titles) come in the language's console
+  // part: the first page drawn with antd waits for it; a later switch loads it before i18next changes.
+  use(consoleTexts(lang));
+  const locale = antdLocale(lang);
+  return (
+    <ConfigProvider locale={locale} theme={theme}>
+      <AntdShell>{children}</AntdShell>
+    </ConfigProvider>
+  );
+}
