@@ -195,7 +195,7 @@ async function adminLists(port: number): Promise<void> {
     ['GET /api/manage/statistics (90 days by day)', `${base}/api/manage/statistics?from=${daysAgo(89)}&to=${today}&groupBy=day`],
     ['GET /api/manage/user (email contains, active, page 2)', `${base}/api/manage/user?email=bench12&status=active&page=2&pageSize=20`],
     ['GET /api/manage/order (paid by card, 30 days, page 2)', `${base}/api/manage/order?status=paid&payMethod=card&from=${daysAgo(29)}&to=${today}&page=2&pageSize=20`],
-    ['GET /api/manage/logs (failures, 7 days)', `${base}/api/manage/logs?result=bad_password&from=${daysAgo(6)}&to=${today}&page=1&pageSize=20`],
+    ['GET /api/manage/logs (failures, 7 days)', `${base}/api/manage/logs?result=bad-password&from=${daysAgo(6)}&to=${today}&page=1&pageSize=20`],
   ];
   const rows: string[] = [];
   // A port per store: the last store's server may still be closing.
