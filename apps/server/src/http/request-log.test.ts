@@ -29,4 +29,13 @@ describe.each(DIALECTS)('request log lines on %s', (dialect) => {
     }
     expect(lines.some((l) => l.msg === 'incoming request')).toBe(false);
   });
+
+  it("writes no line for a route whose own level is above info (health checks: a probe's every few seconds)", async () => {
+    const before = lines.length;
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect(lines.slice(before)).toEqual([]);
+    // The next ordinary request is logged again.
+    expect((await call(t.app, 'GET', '/api/site')).status).toBe(200);
+    expect(lines.slice(before).map((l) => l.msg)).toEqual(['request completed']);
+  });
 });

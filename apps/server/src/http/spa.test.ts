@@ -109,6 +109,12 @@ describe('the web console under /manage/', () => {
     const res = await get('/manage/center');
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    // The headers that concern documents only: API answers leave them out (http/app.ts), pages keep them.
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(res.headers['origin-agent-cluster']).toBe('?1');
+    const api = await get('/api/site');
+    expect(api.headers['cross-origin-opener-policy']).toBeUndefined();
+    expect(api.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 
   it.each([
