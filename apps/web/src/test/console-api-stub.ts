@@ -1,4 +1,5 @@
 import type {
+  LoginAnalysisResponse,
   AdminOrderDto,
   AdminUserDto,
   BusinessDto,
@@ -39,6 +40,17 @@ const account: ProxyAccountDto = {
 };
 const region: RegionDto = { id: 1, country: 'US', state: null, city: null, name: name('United States'), poolSize: 10, sort: 0, enabled: true };
 const pkg: PackageDto = { id: 2, name: name('Basic 10 GB'), bytes: 10 * BYTES_PER_GB, price: 2500, currency: 'USD', validityDays: 30, badge: null, sort: 1, enabled: true };
+const loginLogs: LoginAnalysisResponse = {
+  ...page([{ id: 1, at: '2026-01-01T08:00:00.000Z', userId: 2, email: 'buyer@example.com', account: 'buyer@example.com', ip: '198.51.100.7', userAgent: 'curl/8', result: 'bad-password' as const }]),
+  summary: {
+    from: '2026-01-01',
+    to: '2026-01-01',
+    days: [{ date: '2026-01-01', attempts: 1, failures: 1 }],
+    topFailingIps: [{ ip: '198.51.100.7', failures: 1, accounts: 1, lastAt: '2026-01-01T08:00:00.000Z' }],
+    spreadAccounts: [],
+  },
+};
+
 const adminUser: AdminUserDto = {
   id: 7,
   email: 'buyer@example.com',
@@ -157,6 +169,7 @@ const ANSWERS: Record<string, unknown> = {
   '/api/pay/methods': { methods: ['sandbox'] },
   '/api/manage/order': page([adminOrder]),
   '/api/manage/user': page([adminUser]),
+  '/api/manage/logs': loginLogs,
   '/api/manage/statistics': statistics,
   '/api/manage/payment-review': page([review]),
   '/api/manage/pay-config': { methods: [payConfig] },

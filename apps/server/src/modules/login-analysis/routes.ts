@@ -11,7 +11,7 @@ import { toLoginLogDto } from './login-log-dto';
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody };
 
 /**
- * `GET /manage/logs`: the admin's login analysis (docs/api.md#admin), a page of sign-in attempts with a
+ * `GET /manage/logs`: the admin's login analysis (docs/api.md#login-analysis), a page of sign-in attempts with a
  * summary over the same filter; opened with an export ticket, every matching row as CSV.
  */
 export const loginAnalysisRoutes: FastifyPluginAsyncZod<{ logs: LoginAnalysisRepository; clock: Clock }> = async (app, { logs, clock }) => {
