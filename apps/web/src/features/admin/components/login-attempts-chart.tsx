@@ -1,6 +1,6 @@
 import type { LoginSummaryDto } from '@resi/contract';
-import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBoxWidth } from '@/hooks/use-box-width';
 import { countTicks, dayLabelEvery } from './login-attempts-chart-scale';
 
 /*
@@ -18,7 +18,7 @@ const LEGEND = 28;
 /** Sign-in attempts per day, the failed part stacked on the successful one. */
 export function LoginAttemptsChart({ days, height = 260 }: { days: LoginSummaryDto['days']; height?: number }) {
   const { t } = useTranslation();
-  const [box, width] = useBoxWidth();
+  const [box, width] = useBoxWidth(DEFAULT_WIDTH);
   const plotWidth = Math.max(1, width - MARGIN.left - MARGIN.right);
   const plotHeight = Math.max(1, height - LEGEND - MARGIN.top - MARGIN.bottom);
   const ticks = countTicks(Math.max(0, ...days.map((d) => d.attempts)));
@@ -69,19 +69,4 @@ export function LoginAttemptsChart({ days, height = 260 }: { days: LoginSummaryD
       </div>
     </div>
   );
-}
-
-/** The chart box's width, followed as it changes (window resized, menu folded). */
-function useBoxWidth(): [RefObject<HTMLDivElement | null>, number] {
-  const box = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    setWidth(el.clientWidth);
-    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return [box, width > 0 ? width : DEFAULT_WIDTH];
 }
