@@ -54,7 +54,8 @@ afterEach(() => {
   resetApiClientState();
 });
 
-describe('app shell', () => {
+// Each test renders the whole console and opens lazy pages; its finds wait up to 10 s each on a busy machine.
+describe('app shell', { timeout: 30_000 }, () => {
   it('sends a visitor without a session to the login page with t', async () => {
     stubApi(null);
     const router = renderAt('/center/buy');

@@ -8,8 +8,9 @@ import { AntdProvider } from '../antd-provider';
 export default function ErrorPage() {
   const { t } = useTranslation();
   return (
-    <AntdProvider>
-      <div className="page-center" data-testid="error-page">
+    // The page's own element outermost: a kept-alive page is hidden by <Activity> through its top element.
+    <div className="page-center" data-testid="error-page">
+      <AntdProvider>
         <Result
           status="warning"
           title={t('error.title')}
@@ -23,7 +24,7 @@ export default function ErrorPage() {
             </Link>,
           ]}
         />
-      </div>
-    </AntdProvider>
+      </AntdProvider>
+    </div>
   );
 }
