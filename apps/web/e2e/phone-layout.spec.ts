@@ -70,6 +70,8 @@ test.beforeAll(async ({ request }) => {
 });
 
 test('on a 390 px phone no customer page reaches past the screen, in English, Simplified and Traditional Chinese', async ({ page }) => {
+  // A budget for the whole tour (about fifteen pages in each of three languages), not a wait in it.
+  test.setTimeout(300_000);
   await page.setViewportSize(PHONE);
   // And an article of each library: code blocks and tables in Markdown.
   const paths = [...customerPaths(), '/learn/knowledge?article=getting-started', '/toolbox?article=curl'];
