@@ -1,5 +1,6 @@
 import { normalizeLang } from '@resi/contract';
 import { useTranslation } from 'react-i18next';
+import { ChartLegend } from './chart-legend';
 import type { TrafficSummary } from '@/api/get-traffic';
 import { formatBytes } from '@/lib/format';
 import { useBoxWidth } from '@/hooks/use-box-width';
@@ -69,16 +70,7 @@ export function UsageChart({ series, height = 280 }: { series: TrafficSummary['s
           );
         })}
       </svg>
-      <div className="usage-chart__legend">
-        <span className="usage-chart__key">
-          <span className="usage-chart__swatch" style={{ background: USAGE_COLOR_DOWN }} />
-          {t('rotating.usage.down')}
-        </span>
-        <span className="usage-chart__key">
-          <span className="usage-chart__swatch" style={{ background: COLOR_UP }} />
-          {t('rotating.usage.up')}
-        </span>
-      </div>
+      <ChartLegend items={[{ color: USAGE_COLOR_DOWN, label: t('rotating.usage.down') }, { color: COLOR_UP, label: t('rotating.usage.up') }]} />
     </div>
   );
 }

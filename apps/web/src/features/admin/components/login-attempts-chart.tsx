@@ -1,5 +1,6 @@
 import type { LoginSummaryDto } from '@resi/contract';
 import { useTranslation } from 'react-i18next';
+import { ChartLegend } from '@/components/chart-legend';
 import { useBoxWidth } from '@/hooks/use-box-width';
 import { countTicks, dayLabelEvery } from './login-attempts-chart-scale';
 
@@ -57,16 +58,7 @@ export function LoginAttemptsChart({ days, height = 260 }: { days: LoginSummaryD
           );
         })}
       </svg>
-      <div className="usage-chart__legend">
-        <span className="usage-chart__key">
-          <span className="usage-chart__swatch" style={{ background: COLOR_OK }} />
-          {t('logins.chart.successes')}
-        </span>
-        <span className="usage-chart__key">
-          <span className="usage-chart__swatch" style={{ background: COLOR_FAILED }} />
-          {t('logins.chart.failures')}
-        </span>
-      </div>
+      <ChartLegend items={[{ color: COLOR_OK, label: t('logins.chart.successes') }, { color: COLOR_FAILED, label: t('logins.chart.failures') }]} />
     </div>
   );
 }
