@@ -1,4 +1,4 @@
-import { type APIRequestContext, type Page, expect } from '@playwright/test';
+import { type APIRequestContext, type Locator, type Page, expect } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { E2E } from './e2e-env';
@@ -20,6 +20,15 @@ export async function openWithSession(page: Page, address: string): Promise<void
  */
 export async function settled(page: Page): Promise<void> {
   await expect(page.locator('.ant-skeleton, .ant-spin-spinning, .page-loading')).toHaveCount(0);
+}
+
+/** Picks an option and checks the select shows it: a pick made while the dropdown still moves can be lost, then it is made again. */
+export async function choose(page: Page, select: Locator, option: string): Promise<void> {
+  await expect(async () => {
+    await select.click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click({ timeout: 5_000 });
+    await expect(select).toContainText(option, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /**

@@ -10,9 +10,13 @@ export interface Overflow {
 /**
  * How far the page reaches sideways. An element counts only with the part its scrolling or clipping
  * ancestors let through: a wide table inside its own scroll box is fine, a card wider than the screen is not.
+ * Measured once running animations have ended: a drawer still sliding in sits partly off screen for a moment.
  */
 export async function horizontalOverflow(page: Page): Promise<Overflow> {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
+    // Spinners and skeleton shimmer repeat for ever; only animations that end are waited for.
+    const ending = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
     const width = window.innerWidth;
     const describe = (el: Element) => {
       const id = el.id ? `#${el.id}` : '';

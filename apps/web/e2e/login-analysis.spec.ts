@@ -1,7 +1,7 @@
-import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Download, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot, LANGS, openWithSession, settled } from './helpers';
+import { apiLogin, apiRegister, choose, keepScreenshot, LANGS, openWithSession, settled } from './helpers';
 import { horizontalOverflow } from './layout-checks';
 import { expectLocalizedPage } from './localized';
 
@@ -17,15 +17,6 @@ async function failedLogin(page: Page, account: string): Promise<void> {
   const captcha = (await (await page.request.get('/api/captcha')).json()) as { data: { id: string } };
   const res = await page.request.post('/api/login', { data: { account, password: 'Wrong-pass-1', captchaId: captcha.data.id, captcha: E2E.captcha } });
   expect(res.status()).toBe(400);
-}
-
-/** Picks an option and checks the select shows it: a pick made while the dropdown still moves can be lost, then it is made again. */
-async function choose(page: Page, select: Locator, option: string): Promise<void> {
-  await expect(async () => {
-    await select.click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click({ timeout: 5_000 });
-    await expect(select).toContainText(option, { timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
 }
 
 test('an admin reads the failed sign-ins, sees the failing IP, filters by result and exports them', async ({ page, context, request }) => {

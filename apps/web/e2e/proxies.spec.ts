@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot, LANGS, settled } from './helpers';
+import { apiLogin, apiRegister, choose, keepScreenshot, LANGS, settled } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 // Rotating residential end to end: a customer with traffic creates a proxy account, copies curl lines from
@@ -77,8 +77,7 @@ test('Get Proxy builds a curl line that works through the gateway, and the usage
   await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
   await expect(page.getByTestId('settings-account')).toContainText(proxyUser);
   await settled(page);
-  await page.getByTestId('settings-format').click();
-  await page.locator('.ant-select-item-option', { hasText: 'curl command' }).click();
+  await choose(page, page.getByTestId('settings-format'), 'curl command');
   await page.getByTestId('settings-count').fill('2');
   const lines = page.getByTestId('proxy-lines');
   await expect(lines).toContainText(`curl -x http://${proxyUser}:`);
@@ -112,8 +111,7 @@ test('a SOCKS5 line from Get Proxy works with curl, also with a country chosen o
   await expect(page.getByTestId('settings-account')).toContainText(proxyUser);
   await settled(page);
   await page.getByTestId('settings-protocol').getByText('SOCKS5', { exact: true }).click();
-  await page.getByTestId('settings-format').click();
-  await page.locator('.ant-select-item-option', { hasText: 'curl command' }).click();
+  await choose(page, page.getByTestId('settings-format'), 'curl command');
   await page.getByTestId('settings-count').fill('1');
   const lines = page.getByTestId('proxy-lines');
   await expect(lines).toContainText(`curl -x socks5h://${proxyUser}:`);

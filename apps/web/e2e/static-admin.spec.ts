@@ -1,6 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot } from './helpers';
+import { apiLogin, apiRegister, choose, keepScreenshot } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 // Fresh store per run (e2e-server.mjs): these documentation addresses (RFC 5737) are new to it.
@@ -8,16 +8,6 @@ const KEPT = '198.51.100.11';
 const RETIRED = '198.51.100.12';
 const GRANTED = '198.51.100.21';
 const LINES = [`http://alice:secret-one@${KEPT}:8000`, `${RETIRED}:8001:bob:pw:with:colons`, 'not a proxy line'].join('\n');
-
-/** Picks an option of an antd Select by its visible text. */
-/** Picks an option and checks the select shows it: a pick made while the dropdown still moves can be lost, then it is made again. */
-async function choose(page: Page, select: Locator, option: string): Promise<void> {
-  await expect(async () => {
-    await select.click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click({ timeout: 5_000 });
-    await expect(select).toContainText(option, { timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
-}
 
 /** A row's cells, as the table shows them. */
 async function cells(row: Locator): Promise<string[]> {

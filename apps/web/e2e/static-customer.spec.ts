@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot, LANGS } from './helpers';
+import { apiLogin, apiRegister, choose, keepScreenshot, LANGS } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 // Static residential IPs as a customer uses them: bought and paid with the sandbox, listed with their
@@ -140,8 +140,7 @@ test('the customer replaces the other IP with a reason: a new exit, no replaceme
   await row.getByTestId('static-replace').click();
   const modal = page.getByTestId('replace-modal');
   await expect(modal.getByTestId('replace-quota')).toContainText('Replacements left for this IP: 1');
-  await modal.getByTestId('replace-reason').click();
-  await page.locator('.ant-select-item-option', { hasText: 'Blocked by a site' }).click();
+  await choose(page, modal.getByTestId('replace-reason'), 'Blocked by a site');
   await modal.getByTestId('replace-note').fill('Blocked by the shop since Monday');
   await page.getByTestId('replace-submit').click();
 
