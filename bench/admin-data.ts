@@ -1,6 +1,6 @@
 /**
  * The admin lists' bench data (`npm run bench:api`): 100,000 users, 1,000,000 login_logs rows, 100,000
- * orders over the last 400 days, 1,000 proxy accounts and 200,000 hourly usage rows, written by a few
+ * orders over the last 400 days, 1,000 proxy accounts and 200,000 hourly usage rows (with their daily roll-up), written by a few
  * INSERT … SELECT statements over a generated series, so seeding takes seconds rather than minutes.
  * The same SQL shape on both stores: a recursive CTE on SQLite, generate_series on PostgreSQL.
  */
@@ -63,6 +63,8 @@ export async function seedAdminData(db: Kysely<Database>): Promise<void> {
           `case ${mod('i', 3)} when 0 then 'US' when 1 then 'DE' else '' end, 1000 + i, 50000 + i`,
       ),
   );
+  // The gateway writes each hour's bytes into the daily roll-up too (usage-repository.ts).
+  await run(`insert into usage_daily (day, user_id, country, bytes_up, bytes_down) select substr(hour, 1, 10), user_id, country, sum(bytes_up), sum(bytes_down) from usage_hourly where account_id >= ${Number(first)} group by substr(hour, 1, 10), user_id, country`);
   // Fresh statistics for the planners, as after a day of normal writes.
   await run('analyze');
 }

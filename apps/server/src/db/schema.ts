@@ -24,6 +24,8 @@ export interface UserTable {
   /** A distributor's own commission, in percent; null = the shop's default. */
   commission_rate: ColumnType<number | null, number | null | undefined, number | null>;
   /** Stamped by the store's triggers on every change the gateway's cache reads (docs/gateway.md); never written by code. */
+  /** The user's first payment (docs/data-model.md#statistics-roll-ups); kept by a trigger on orders, never written by code. */
+  first_paid_at: ColumnType<Timestamp | null, never, never>;
   change_version: ColumnType<number | null, never, never>;
 }
 
@@ -250,6 +252,15 @@ export interface UsageHourlyTable {
   bytes_down: number;
 }
 
+/** Bytes per UTC day, user and exit country, kept beside the hourly rows by every flush (docs/data-model.md#statistics-roll-ups). */
+export interface UsageDailyTable {
+  day: string;
+  user_id: number;
+  country: string;
+  bytes_up: number;
+  bytes_down: number;
+}
+
 export interface UsageFlushTable {
   gateway_id: string;
   seq: number;
@@ -373,6 +384,7 @@ export interface Database {
   export_tickets: ExportTicketTable;
   proxy_accounts: ProxyAccountTable;
   usage_hourly: UsageHourlyTable;
+  usage_daily: UsageDailyTable;
   usage_flushes: UsageFlushTable;
   gateway_reservations: GatewayReservationTable;
   job_leases: JobLeaseTable;

@@ -106,6 +106,48 @@ describe.each(DIALECTS)('gateway usage and balances on %s', (dialect) => {
     expect(overruns.filter(([userId]) => userId === c.user.id)).toEqual([]);
   });
 
+  it('keeps the daily roll-up equal to the hourly rows, also when gateways flush crossing users at once', async () => {
+    const a = await customer([[100, 30]]);
+    const b = await customer([[100, 30]]);
+    // a's account sorts first, b's user sorts first: without one lock order per phase, PostgreSQL deadlocks.
+    const [low, high] = a.accountId < b.accountId ? [a, b] : [b, a];
+    const day = hour().slice(0, 10);
+    const yesterday = new Date(Date.parse(hour()) - DAY).toISOString();
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        store.flush(`gw-cross-${i % 2}`, 5000 + i, [
+          delta(i % 2 ? high : low, 10, 100),
+          delta(i % 2 ? low : high, 1, 1000, 'DE'),
+          { ...delta(low, 7, 70), hour: yesterday },
+        ]),
+      ),
+    );
+    const daily = await t.db.db
+      .selectFrom('usage_daily')
+      .select(['day', 'user_id', 'country', 'bytes_up', 'bytes_down'])
+      .where('user_id', 'in', [a.user.id, b.user.id])
+      .orderBy('user_id')
+      .orderBy('day')
+      .orderBy('country')
+      .execute();
+    const hourly = await t.db.db.selectFrom('usage_hourly').select(['hour', 'user_id', 'country', 'bytes_up', 'bytes_down']).where('user_id', 'in', [a.user.id, b.user.id]).execute();
+    const summed = new Map<string, { day: string; user_id: number; country: string; bytes_up: number; bytes_down: number }>();
+    for (const h of hourly) {
+      const key = `${h.user_id}|${h.hour.slice(0, 10)}|${h.country}`;
+      const row = summed.get(key) ?? { day: h.hour.slice(0, 10), user_id: h.user_id, country: h.country, bytes_up: 0, bytes_down: 0 };
+      row.bytes_up += Number(h.bytes_up);
+      row.bytes_down += Number(h.bytes_down);
+      summed.set(key, row);
+    }
+    const byKey = (r: { user_id: number; day: string; country: string }) => `${r.user_id}|${r.day}|${r.country}`;
+    expect(daily.map((r) => ({ ...r, bytes_up: Number(r.bytes_up), bytes_down: Number(r.bytes_down) }))).toEqual([...summed.values()].sort((x, y) => x.user_id - y.user_id || byKey(x).localeCompare(byKey(y))));
+    const lowToday = daily.filter((r) => r.user_id === low.user.id && r.day === day);
+    expect(lowToday.map((r) => [r.country, Number(r.bytes_up), Number(r.bytes_down)])).toEqual([
+      ['DE', 5, 5000],
+      ['US', 50, 500],
+    ]);
+  });
+
   it('authenticates from the cache and refuses with the reason', async () => {
     const rich = await customer([[50, 30]]);
     const poor = await customer([]);

@@ -5,7 +5,7 @@ import type { UsageDelta, UsageSink } from '../ports';
 import type { ReservationRepository } from './reservation-repository';
 
 /**
- * Writes the gateway's metered bytes (docs/gateway.md#metering): hourly usage rows, the proxy account's used bytes and
+ * Writes the gateway's metered bytes (docs/gateway.md#metering): hourly usage rows and their daily roll-up, the proxy account's used bytes and
  * the owner's traffic grants, earliest expiry first (not for a static IP's bytes) — all in one transaction, keyed by the batch's
  * `(gatewayId, seq)` so a retried batch is applied once.
  */
@@ -30,11 +30,12 @@ export class UsageRepository implements UsageSink {
         .executeTakeFirst();
       if (!claimed) return;
 
-      // Rows are locked in one order (accounts, then each user's grants, by id) so two gateways'
-      // concurrent batches on PostgreSQL wait for each other instead of deadlocking.
+      // Rows are locked in one order (see the phases below) so two gateways' concurrent batches on
+      // PostgreSQL wait for each other instead of deadlocking.
       const ordered = [...deltas].sort((a, b) => a.accountId - b.accountId || cmp(a.country ?? '', b.country ?? '') || cmp(a.hour, b.hour));
       const perUser = new Map<number, number>();
       const perAccount = new Map<number, number>();
+      const perDay = new Map<string, { userId: number; day: string; country: string; up: number; down: number }>();
       for (const d of ordered) {
         const bytes = d.bytesUp + d.bytesDown;
         if (bytes <= 0) continue;
@@ -48,14 +49,37 @@ export class UsageRepository implements UsageSink {
             })),
           )
           .execute();
-        await trx
-          .updateTable('proxy_accounts')
-          .set((eb) => ({ used_bytes: eb('used_bytes', '+', bytes) }))
-          .where('id', '=', d.accountId)
-          .execute();
         // A static IP is sold per day: its bytes are charted and counted on its login, never taken from grants.
         if (!d.noBalance) perUser.set(d.userId, (perUser.get(d.userId) ?? 0) + bytes);
         perAccount.set(d.accountId, (perAccount.get(d.accountId) ?? 0) + bytes);
+        const key = `${d.userId}|${d.hour.slice(0, 10)}|${d.country ?? ''}`;
+        const day = perDay.get(key) ?? { userId: d.userId, day: d.hour.slice(0, 10), country: d.country ?? '', up: 0, down: 0 };
+        day.up += d.bytesUp;
+        day.down += d.bytesDown;
+        perDay.set(key, day);
+      }
+      // Each kind of row in its own phase, each phase in one order (hourly rows, accounts by id, daily rows by
+      // user, day and country, then grants by user): a batch that took an account's row before another
+      // batch's hourly row of that account would deadlock with it on PostgreSQL.
+      for (const [accountId, bytes] of [...perAccount].sort(([a], [b]) => a - b)) {
+        await trx
+          .updateTable('proxy_accounts')
+          .set((eb) => ({ used_bytes: eb('used_bytes', '+', bytes) }))
+          .where('id', '=', accountId)
+          .execute();
+      }
+      const days = [...perDay.values()].sort((a, b) => a.userId - b.userId || cmp(a.day, b.day) || cmp(a.country, b.country));
+      for (const d of days) {
+        await trx
+          .insertInto('usage_daily')
+          .values({ day: d.day, user_id: d.userId, country: d.country, bytes_up: d.up, bytes_down: d.down })
+          .onConflict((oc) =>
+            oc.columns(['day', 'user_id', 'country']).doUpdateSet((eb) => ({
+              bytes_up: eb('usage_daily.bytes_up', '+', eb.ref('excluded.bytes_up')),
+              bytes_down: eb('usage_daily.bytes_down', '+', eb.ref('excluded.bytes_down')),
+            })),
+          )
+          .execute();
       }
       const users = [...perUser].sort(([a], [b]) => a - b);
       for (const [userId, bytes] of users) await this.consume(trx, userId, bytes, now);

@@ -131,6 +131,26 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
     expect(await balance(t, paid.token)).toBe(GB);
   });
 
+  it("dates a customer's first payment by the order paid first; a later payment or a refund does not move it", async () => {
+    const c = await signedIn(t);
+    const firstPaid = async () => (await t.db.db.selectFrom('users').select('first_paid_at').where('id', '=', c.user.id).executeTakeFirstOrThrow()).first_paid_at;
+    const paidAt = async (orderNo: string) => (await t.db.db.selectFrom('orders').select('paid_at').where('order_no', '=', orderNo).executeTakeFirstOrThrow()).paid_at;
+    const first = await buy(t, c.token, 1, 'sandbox');
+    expect(await firstPaid()).toBeNull();
+    expect((await pay(first)).statusCode).toBe(200);
+    expect(await firstPaid()).toBe(await paidAt(first));
+    t.clock.advance(DAY);
+    const second = await buy(t, c.token, 1, 'sandbox');
+    expect((await pay(second)).statusCode).toBe(200);
+    expect((await refund(first)).status).toBe(200);
+    expect(await firstPaid()).toBe(await paidAt(first));
+    const today = iso(t.clock.now()).slice(0, 10);
+    const day = (await paidAt(first))!.slice(0, 10);
+    const report = (await call(t.app, 'GET', `/api/manage/statistics?from=${day}&to=${today}`, { token: admin.token })).body.data;
+    expect(report.rows.find((r: { period: string }) => r.period === day).newPayingUsers).toBeGreaterThanOrEqual(1);
+    expect(report.rows.find((r: { period: string }) => r.period === today).newPayingUsers).toBe(0);
+  });
+
   it('is for admins only: a customer gets 403, nobody signed in 401', async () => {
     const c = await paidTraffic(1);
     expect((await refund(c.orderNo, { token: c.token })).body.code).toBe('FORBIDDEN');

@@ -82,21 +82,13 @@ export class StatisticsRepository {
     return rows.map((r) => ({ key: r.key, orders: num(r.orders), revenue: num(r.revenue), payingUsers: num(r.paying_users) }));
   }
 
-  /** Users whose first paid order of a non-zero amount ever falls in the span, by the period of that order. */
+  /** Users whose first payment ever (any currency) falls in the span, by the period of that payment. */
   async newPayingUsers(span: Span, grouping: Grouping): Promise<Keyed[]> {
-    // Only users who paid in the span can have their first payment there: their earlier orders are looked
-    // up by user (orders_user_paid_idx) instead of grouping every order ever paid.
-    const payers = this.paidOrders().where('o.amount', '>', 0).where('o.paid_at', '>=', span.start).where('o.paid_at', '<=', span.end).select('o.user_id');
-    const firsts = this.paidOrders()
-      .where('o.amount', '>', 0)
-      .where('o.user_id', 'in', payers)
-      .select(['o.user_id', (eb) => eb.fn.min('o.paid_at').as('first_paid_at')])
-      .groupBy('o.user_id');
-    const key = keyOf('f.first_paid_at', grouping);
+    const key = keyOf('u.first_paid_at', grouping);
     const rows = await this.db
-      .selectFrom(firsts.as('f'))
-      .where('f.first_paid_at', '>=', span.start)
-      .where('f.first_paid_at', '<=', span.end)
+      .selectFrom('users as u')
+      .where('u.first_paid_at', '>=', span.start)
+      .where('u.first_paid_at', '<=', span.end)
       .select([key.as('key'), (eb) => eb.fn.countAll().as('value')])
       .$if(grouping !== 'all', (q) => q.groupBy(key))
       .execute();
@@ -126,14 +118,11 @@ export class StatisticsRepository {
     return [];
   }
 
-  /** Metered bytes (up and down) by the hour they were used. */
+  /** Metered bytes (up and down) by the UTC day they were used, from the daily roll-up. */
   async traffic(span: Span, grouping: Grouping | 'country'): Promise<Keyed[]> {
-    const key = grouping === 'country' ? column('h.country') : keyOf('h.hour', grouping);
-    const rows = await this.db
-      .selectFrom('usage_hourly as h')
-      .where('h.hour', '>=', span.start)
-      .where('h.hour', '<=', span.end)
-      .select([key.as('key'), sql<number>`sum(h.bytes_up + h.bytes_down)`.as('value')])
+    const key = grouping === 'country' ? column('d.country') : keyOf('d.day', grouping);
+    const rows = await this.usageDays(span)
+      .select([key.as('key'), sql<number>`sum(d.bytes_up + d.bytes_down)`.as('value')])
       .$if(grouping !== 'all', (q) => q.groupBy(key))
       .execute();
     return rows.map((r) => ({ key: r.key, value: num(r.value) }));
@@ -166,14 +155,11 @@ export class StatisticsRepository {
 
   /** The users whose proxy accounts moved most bytes in the span. */
   async topByTraffic(span: Span, limit: number): Promise<{ userId: number; email: string; bytes: number }[]> {
-    const top = this.db
-      .selectFrom('usage_hourly as h')
-      .where('h.hour', '>=', span.start)
-      .where('h.hour', '<=', span.end)
-      .select(['h.user_id', sql<number>`sum(h.bytes_up + h.bytes_down)`.as('bytes')])
-      .groupBy('h.user_id')
-      .orderBy(sql`sum(h.bytes_up + h.bytes_down)`, 'desc')
-      .orderBy('h.user_id')
+    const top = this.usageDays(span)
+      .select(['d.user_id', sql<number>`sum(d.bytes_up + d.bytes_down)`.as('bytes')])
+      .groupBy('d.user_id')
+      .orderBy(sql`sum(d.bytes_up + d.bytes_down)`, 'desc')
+      .orderBy('d.user_id')
       .limit(limit);
     const rows = await this.db
       .selectFrom(top.as('t'))
@@ -183,6 +169,11 @@ export class StatisticsRepository {
       .orderBy('t.user_id')
       .execute();
     return rows.map((r) => ({ userId: r.user_id, email: r.email, bytes: num(r.bytes) }));
+  }
+
+  /** The roll-up's days that the span touches: traffic is counted by whole UTC days. */
+  private usageDays(span: Span) {
+    return this.db.selectFrom('usage_daily as d').where('d.day', '>=', span.start.slice(0, 10)).where('d.day', '<=', span.end.slice(0, 10));
   }
 
   private paidOrders() {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
 import { buy, seedCatalogue, signedIn } from '../../../test/commerce';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { UsageRepository } from '../../gateway/store/usage-repository';
 import { DAY } from '../../lib/clock';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -133,19 +134,17 @@ describe.each(DIALECTS)('Statistics on %s', (dialect) => {
       expect(res.status).toBe(200);
       accounts[key] = res.body.data.id as number;
     }
-    const use = (who: 'a' | 'b' | 'c', hour: string, country: string, up: number, down: number) => ({ account_id: accounts[who]!, user_id: users[who].id, hour, country, bytes_up: up, bytes_down: down });
-    await t.db.db
-      .insertInto('usage_hourly')
-      .values([
-        use('a', '2026-01-20T00:00:00.000Z', 'US', 100, 1000),
-        use('a', '2026-01-31T23:00:00.000Z', 'DE', 10, 20),
-        use('b', '2026-02-01T00:00:00.000Z', 'US', 3_000_000_000, 4_000_000_000),
-        use('b', '2026-02-01T05:00:00.000Z', '', 5, 6),
-        use('c', '2026-03-10T23:00:00.000Z', 'GB', 7, 8),
-        use('c', '2026-03-11T00:00:00.000Z', 'GB', 9999, 9999),
-        use('a', '2026-01-19T23:00:00.000Z', 'US', 8888, 8888),
-      ])
-      .execute();
+    // Through the gateway's own writer, so the hourly rows and the daily roll-up Statistics reads agree.
+    const use = (who: 'a' | 'b' | 'c', hour: string, country: string, bytesUp: number, bytesDown: number) => ({ accountId: accounts[who]!, userId: users[who].id, hour, country, bytesUp, bytesDown });
+    await new UsageRepository(t.db.db, t.clock).flush('statistics-test', 1, [
+      use('a', '2026-01-20T00:00:00.000Z', 'US', 100, 1000),
+      use('a', '2026-01-31T23:00:00.000Z', 'DE', 10, 20),
+      use('b', '2026-02-01T00:00:00.000Z', 'US', 3_000_000_000, 4_000_000_000),
+      use('b', '2026-02-01T05:00:00.000Z', '', 5, 6),
+      use('c', '2026-03-10T23:00:00.000Z', 'GB', 7, 8),
+      use('c', '2026-03-11T00:00:00.000Z', 'GB', 9999, 9999),
+      use('a', '2026-01-19T23:00:00.000Z', 'US', 8888, 8888),
+    ]);
   });
   afterAll(() => t.close());
 
