@@ -160,13 +160,21 @@ export class OrderRepository implements PaymentOrders {
 
   /** The admin desk; `limit: null` is the CSV export of every matching row. */
   async pageForAdmin(q: ManageOrderQuery, limit: number | null = q.pageSize): Promise<{ items: (OrderRow & { user_email: string })[]; total: number }> {
-    let base = this.filtered(q).innerJoin('users', 'users.id', 'orders.user_id');
+    let base = this.filtered(q);
     if (q.kind) base = base.where('orders.kind', '=', q.kind);
     if (q.userId) base = base.where('orders.user_id', '=', q.userId);
     if (q.orderNo) base = base.where('orders.order_no', '=', q.orderNo.toUpperCase());
-    if (q.email) base = base.where(containsText('users.email', q.email.toLowerCase()));
+    // The email filter as a subquery, and the count without the join: joining every matching order to its
+    // user only to count them made PostgreSQL's count of a month of orders take ten times longer.
+    const email = q.email?.toLowerCase();
+    if (email) base = base.where('orders.user_id', 'in', this.db.selectFrom('users').select('users.id').where(containsText('users.email', email)));
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    let rows = base.selectAll('orders').select('users.email as user_email').orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc');
+    let rows = base
+      .innerJoin('users', 'users.id', 'orders.user_id')
+      .selectAll('orders')
+      .select('users.email as user_email')
+      .orderBy('orders.created_at', 'desc')
+      .orderBy('orders.id', 'desc');
     if (limit !== null) rows = rows.limit(limit).offset((q.page - 1) * q.pageSize);
     return { items: await rows.execute(), total: Number(n) };
   }
