@@ -1,5 +1,7 @@
 import { expect, test, type Download, type Page } from '@playwright/test';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
 import { apiLogin, apiRegister, keepScreenshot, LANGS, openWithSession, settled } from './helpers';
 import { horizontalOverflow } from './layout-checks';
@@ -16,13 +18,39 @@ const TITLES = {
 
 const email = `managed-${Date.now()}@e2e.test`;
 const password = 'ManagedPass123';
+const proxyUser = `um_${Date.now().toString(36)}`;
+const proxyPassword = 'ManagedProxy123';
 let customerToken = '';
 let adminToken = '';
 
 test.beforeAll(async ({ request }) => {
   customerToken = await apiRegister(request, email, password);
   adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
+  // Traffic and a proxy account, so the customer's proxy line can be seen to stop and start again.
+  const me = await request.get('/api/user', { headers: { Authorization: `Bearer ${customerToken}` } });
+  const userId = ((await me.json()) as { data: { id: number } }).data.id;
+  const recharge = await request.post('/api/manage/recharge', { headers: { Authorization: `Bearer ${adminToken}` }, data: { userId, bytes: 1024 ** 3, validityDays: 30, note: 'e2e user management' } });
+  expect(recharge.ok(), await recharge.text()).toBe(true);
+  const account = await request.post('/api/proxy/dynamic', { headers: { Authorization: `Bearer ${customerToken}` }, data: { username: proxyUser, password: proxyPassword } });
+  expect(account.ok(), await account.text()).toBe(true);
 });
+
+/** The HTTP status curl gets for a page fetched through the gateway with the customer's proxy line. */
+async function throughProxy(): Promise<string> {
+  const { stdout } = await promisify(execFile)('curl', [
+    '-s',
+    '-o',
+    '/dev/null',
+    '-w',
+    '%{http_code}',
+    '--max-time',
+    '10',
+    '-x',
+    `http://${proxyUser}:${proxyPassword}@127.0.0.1:${E2E.gatewayHttpPort}`,
+    `http://127.0.0.1:${E2E.originPort}/`,
+  ]);
+  return stdout;
+}
 
 /** The admin's User Management page filtered to the customer; answers the customer's row. */
 async function findCustomer(page: Page) {
@@ -60,6 +88,7 @@ test('an admin disables, enables, resets the password of and promotes a customer
   await expect(drawer).toContainText(email);
 
   // Disable: the customer's session ends at once; their console goes to the login page on its next request.
+  expect(await throughProxy()).toBe('200');
   await drawer.getByTestId('user-toggle-status').click();
   await expect(page.locator('.ant-modal-confirm')).toContainText(email);
   await page.getByTestId('status-confirm').click();
@@ -68,10 +97,14 @@ test('an admin disables, enables, resets the password of and promotes a customer
   await customer.reload();
   await refused;
   await expect(customer).toHaveURL(/\/manage\/user\/login/);
+  // Their proxy line is refused by the gateway (403, the account's owner is disabled).
+  await expect.poll(throughProxy, { intervals: [500] }).toBe('403');
 
   await drawer.getByTestId('user-toggle-status').click();
   await page.getByTestId('status-confirm').click();
   await expect(drawer.getByTestId('user-status').first()).toHaveText('Active');
+  // Enabled again: the gateway learns it on its next refresh of changed accounts.
+  await expect.poll(throughProxy, { intervals: [500] }).toBe('200');
 
   // Reset with a generated password, shown once; the customer logs in with it.
   await drawer.getByTestId('user-reset-password').click();
@@ -112,6 +145,29 @@ test('an admin disables, enables, resets the password of and promotes a customer
   expect(line).toBeDefined();
   expect(line).toContain(',20,');
   expect(line).toContain('Reseller, Hong Kong');
+});
+
+test('bulk actions over the selected users say how many they touch; the customer is disabled and enabled again', async ({ page }) => {
+  await openWithSession(page, `/manage/manage/user?lang=en&token=${adminToken}`);
+  const row = await findCustomer(page);
+  await expect(page.getByTestId('users-selection')).toHaveText('None selected: actions apply to every user matching the filters (1)');
+  await row.locator('.ant-checkbox-input').check();
+  await expect(page.getByTestId('users-selection')).toHaveText('Selected: 1');
+
+  await page.getByTestId('bulk-disable').click();
+  await expect(page.locator('.ant-modal-confirm')).toContainText('This touches the selected users (1).');
+  await page.getByTestId('bulk-confirm').click();
+  await expect(page.locator('.ant-message')).toContainText('Changed: 1. Skipped: 0.');
+  await expect(row.getByTestId('user-status')).toHaveText('Disabled');
+  await expect.poll(throughProxy, { intervals: [500] }).toBe('403');
+
+  // Nothing selected any more: the action applies to the filtered list, which is this one customer.
+  await expect(page.getByTestId('users-selection')).toContainText('(1)');
+  await page.getByTestId('bulk-enable').click();
+  await expect(page.locator('.ant-modal-confirm')).toContainText('This touches every user matching the filters (1).');
+  await page.getByTestId('bulk-confirm').click();
+  await expect(row.getByTestId('user-status')).toHaveText('Active');
+  await expect.poll(throughProxy, { intervals: [500] }).toBe('200');
 });
 
 for (const width of [1440, 390]) {
