@@ -126,7 +126,8 @@ export function Breakdowns({ report }: { report: Report }) {
             locale={{ emptyText: empty }}
             dataSource={report.topBySpend}
             columns={[
-              { key: 'email', title: t('statistics.columns.user'), dataIndex: 'email' },
+              // Long addresses are cut (whole in their tooltip) so the figures beside them stay in view.
+              { key: 'email', title: t('statistics.columns.user'), dataIndex: 'email', ellipsis: true },
               { key: 'orders', title: t('statistics.figures.orders'), dataIndex: 'orders', align: 'right', render: f.count },
               { key: 'revenue', title: t('statistics.columns.spend'), dataIndex: 'revenue', align: 'right', render: f.money },
             ]}
@@ -141,7 +142,8 @@ export function Breakdowns({ report }: { report: Report }) {
             locale={{ emptyText: empty }}
             dataSource={report.topByTraffic}
             columns={[
-              { key: 'email', title: t('statistics.columns.user'), dataIndex: 'email' },
+              // Long addresses are cut (whole in their tooltip) so the figures beside them stay in view.
+              { key: 'email', title: t('statistics.columns.user'), dataIndex: 'email', ellipsis: true },
               { key: 'bytes', title: t('statistics.figures.trafficBytes'), dataIndex: 'bytes', align: 'right', render: f.bytes },
             ]}
           />
