@@ -17,6 +17,7 @@ import * as staticChangeVersions from './migrations/2026-12-04-static-change-ver
 import * as userAdmin from './migrations/2026-12-05-user-admin';
 import * as loginLogIndexes from './migrations/2026-12-06-login-log-indexes';
 import * as statisticsIndexes from './migrations/2026-12-07-statistics-indexes';
+import * as distribution from './migrations/2026-12-08-distribution';
 import * as statisticsRollups from './migrations/2026-12-09-statistics-rollups';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-05-user-admin': userAdmin,
   '2026-12-06-login-log-indexes': loginLogIndexes,
   '2026-12-07-statistics-indexes': statisticsIndexes,
+  '2026-12-08-distribution': distribution,
   '2026-12-09-statistics-rollups': statisticsRollups,
 };
 

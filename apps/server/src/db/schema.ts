@@ -27,6 +27,8 @@ export interface UserTable {
   /** The user's first payment (docs/data-model.md#statistics-roll-ups); kept by a trigger on orders, never written by code. */
   first_paid_at: ColumnType<Timestamp | null, never, never>;
   change_version: ColumnType<number | null, never, never>;
+  /** The referring distributor's own note about this user (`POST /distribution/saveuser`). */
+  distributor_remark: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionTable {
@@ -358,6 +360,49 @@ export interface SettingTable {
   updated_at: Timestamp;
 }
 
+/** One line of the commission ledger (docs/business-rules.md#commission): balances are sums of these rows. */
+export interface CommissionTable {
+  id: Generated<number>;
+  distributor_id: number;
+  order_id: number;
+  buyer_id: number;
+  kind: 'earn' | 'reversal';
+  amount: number;
+  currency: string;
+  rate: number;
+  available_at: Timestamp;
+  voided_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface PayoffRequestTable {
+  id: Generated<number>;
+  distributor_id: number;
+  amount: number;
+  currency: string;
+  method: string;
+  account: string;
+  status: 'pending' | 'approved' | 'paid' | 'rejected';
+  note: string | null;
+  tx_ref: string | null;
+  decided_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  approved_at: Timestamp | null;
+  paid_at: Timestamp | null;
+  rejected_at: Timestamp | null;
+}
+
+export interface ChannelVisitTable {
+  id: Generated<number>;
+  channel_key: string;
+  channel_value: string;
+  referrer_id: number | null;
+  /** `YYYY-MM-DD` (UTC) of `created_at`. */
+  day: string;
+  created_at: Timestamp;
+}
+
 /** SQLite only: the counter its change versions are taken from (PostgreSQL uses transaction ids). */
 export interface ChangeClockTable {
   id: number;
@@ -395,4 +440,7 @@ export interface Database {
   static_inventory_businesses: StaticInventoryBusinessTable;
   static_inventory_events: StaticInventoryEventTable;
   change_clock: ChangeClockTable;
+  commissions: CommissionTable;
+  payoff_requests: PayoffRequestTable;
+  channel_visits: ChannelVisitTable;
 }

@@ -92,6 +92,12 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
     expect(granted.status).toBe(200);
     const staticId = (await call(t.app, 'GET', '/api/proxy/static', { token: owner.token })).body.data.items[0].id as number;
 
+    // A referral of the distributor's, and a second distributor who will name it and its distributor.
+    const otherDistributor = await signedIn(t);
+    await t.db.db.updateTable('users').set({ is_distributor: 1 }).where('id', '=', otherDistributor.user.id).execute();
+    const referred = await signedIn(t);
+    await t.db.db.updateTable('users').set({ referrer_id: distributor.user.id }).where('id', '=', referred.user.id).execute();
+
     // Traffic of the owner's account, so a filter that leaked it would show.
     const hour = new Date(Math.floor(t.clock.now().getTime() / 3_600_000) * 3_600_000).toISOString();
     await t.db.db.insertInto('usage_hourly').values({ account_id: accountId, user_id: owner.user.id, hour, country: 'US', bytes_up: 1234, bytes_down: 5678 }).execute();
@@ -111,6 +117,10 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
       'POST /api/order-check': { url: () => '/api/order-check', body: () => ({ orderNo }) },
       'PUT /api/proxy/static/:id': { url: () => `/api/proxy/static/${staticId}`, body: () => ({ remark: 'taken over' }) },
       'POST /api/proxy/static/:id/replace': { url: () => `/api/proxy/static/${staticId}/replace`, body: () => ({ reason: 'slow' }) },
+      // Distribution: another distributor's referrals, payoffs and referral ids.
+      'GET /api/distribution/user': { url: () => `/api/distribution/user?distributorId=${distributor.user.id}` },
+      'GET /api/distribution/payoff': { url: () => `/api/distribution/payoff?distributorId=${distributor.user.id}` },
+      'POST /api/distribution/saveuser': { url: () => '/api/distribution/saveuser', body: () => ({ id: referred.user.id, status: 'disabled' }) },
     };
 
     const cells: Cell[] = [];
@@ -156,7 +166,16 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
     for (const r of ownedRoutes) {
       for (const method of methodsOf(r)) {
         const c = ownedCases[`${method} ${r.url}`]!;
-        for (const [principal, token] of [["another customer's ids", customer.token], ["admin with a customer's ids", admin.token]] as const) {
+        // Distribution routes are for distributors, and admins see every distributor's rows there by design
+        // (docs/business-rules.md#distribution): the one to refuse is another distributor.
+        const probers: (readonly [string, string])[] =
+          r.config?.access === 'distributor'
+            ? [["another distributor's ids", otherDistributor.token]]
+            : [
+                ["another customer's ids", customer.token],
+                ["admin with a customer's ids", admin.token],
+              ];
+        for (const [principal, token] of probers) {
           if (c.filter) await sendFilter(principal, r, method, token, c);
           else await send(principal, r, method, 404, { token, url: c.url(accountId), body: c.body?.(accountId) });
         }
@@ -170,6 +189,7 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
     // The owner's rows are as they were.
     const mine = await call(t.app, 'GET', '/api/proxy/dynamic', { token: owner.token });
     expect(mine.body.data.items).toEqual([expect.objectContaining({ id: accountId, remark: null })]);
+    expect((await t.db.db.selectFrom('users').select('status').where('id', '=', referred.user.id).executeTakeFirstOrThrow()).status).toBe('active');
 
     const principals = new Set(cells.map((c) => c.principal));
     const count = (expected: Cell['expected']) => cells.filter((c) => c.expected === expected).length;

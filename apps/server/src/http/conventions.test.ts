@@ -73,7 +73,17 @@ describe.each(DIALECTS)('HTTP conventions on %s', (dialect) => {
       expect(info.body.data).toEqual({
         inviteCode: user.invite_code,
         inviteLink: `${t.config.PUBLIC_URL}/manage/user/register?invite=${user.invite_code}`,
+        rate: 10,
         referrals: 0,
+        payingReferrals: 0,
+        currency: t.config.CURRENCY,
+        pending: 0,
+        available: 0,
+        owed: 0,
+        held: 0,
+        paid: 0,
+        minPayout: 1000,
+        payoutMethods: ['usdt-trc20'],
       });
       expect((await get('/api/manage/user', { token })).status).toBe(403);
     });

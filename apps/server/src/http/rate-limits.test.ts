@@ -22,6 +22,7 @@ const REQUESTS: Record<Exclude<RateLimitName, 'buy'>, { method: 'GET' | 'POST'; 
   register: { method: 'POST', url: '/api/register', body: {} },
   login: { method: 'POST', url: '/api/login', body: {} },
   'reset-pass': { method: 'POST', url: '/api/reset-pass', body: {} },
+  'channel-visit': { method: 'POST', url: '/api/channel/visit', body: {} },
 };
 
 /** Sends requests from `ip` until one is refused; answers how many passed and the refusal. */
@@ -50,7 +51,7 @@ describe.each(DIALECTS)('request limits (real defaults) on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  it('captcha, mail codes, register, login and reset-pass: per IP, a localized 429 with Retry-After', async () => {
+  it('captcha, mail codes, register, login, reset-pass and channel visits: per IP, a localized 429 with Retry-After', async () => {
     const measured: string[] = [];
     for (const [n, name] of (Object.keys(REQUESTS) as (keyof typeof REQUESTS)[]).entries()) {
       const lang = LANGS[n % LANGS.length]!;

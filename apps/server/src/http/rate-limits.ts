@@ -6,7 +6,7 @@ import { AppError } from '../shared/errors';
 import { addRouteHook } from '../shared/route-hooks';
 
 /** Routes that name a limit in `config.limit` (see types.ts). */
-export const RATE_LIMIT_NAMES = ['captcha', 'mail-code', 'register', 'login', 'reset-pass', 'buy'] as const;
+export const RATE_LIMIT_NAMES = ['captcha', 'mail-code', 'register', 'login', 'reset-pass', 'buy', 'channel-visit'] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 
 export interface RateRule {
@@ -28,6 +28,8 @@ export const RATE_LIMITS: RateLimitRules = {
   login: { perIp: { max: 30, windowMs: MINUTE } },
   'reset-pass': { perIp: { max: 10, windowMs: MINUTE } },
   buy: { perIp: { max: 20, windowMs: MINUTE }, perUser: { max: 10, windowMs: MINUTE } },
+  // One landing per browser session: a person opens a few links a minute at most; a script fills the funnel.
+  'channel-visit': { perIp: { max: 20, windowMs: MINUTE } },
 };
 
 export interface RateLimitOptions {

@@ -29,6 +29,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   ORDER_ALREADY_REFUNDED: 409,
   ADMIN_SELF: 409,
   ADMIN_LAST: 409,
+  PAYOFF_OPEN: 409,
+  PAYOFF_STATE: 409,
   INTERNAL: 500,
 };
 

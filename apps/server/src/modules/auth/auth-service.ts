@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema';
 import { AppError } from '../../shared/errors';
 import type { UserRow } from '../../db/rows';
 import { type Clock, MINUTE, addMs, iso } from '../../lib/clock';
+import { emailIdentity } from '../../lib/email-identity';
 import { DUMMY_PASSWORD_HASH, hashPassword, newInviteCode, verifyPassword } from '../../lib/secrets';
 import type { CaptchaService } from './captcha-service';
 import type { LoginLogRepository } from './login-log-repository';
@@ -39,16 +40,15 @@ export class AuthService {
   async register(body: RegisterBody, meta: ClientMeta): Promise<{ user: UserRow; token: string }> {
     // Every check that can refuse comes before the code is used up, so a bad request changes nothing.
     if (body.account && (await this.users.findByAccount(body.account))) throw new AppError('ACCOUNT_TAKEN');
-    let referrerId: number | null = null;
-    if (body.inviteCode) {
-      const referrer = await this.users.findByInviteCode(body.inviteCode);
-      if (!referrer) throw new AppError('INVITE_CODE_UNKNOWN');
-      referrerId = referrer.id;
-    }
+    const referrer = body.inviteCode ? await this.users.findByInviteCode(body.inviteCode) : null;
+    if (body.inviteCode && !referrer) throw new AppError('INVITE_CODE_UNKNOWN');
     // A registered address answers exactly as a wrong code (no code was ever mailed for it), so the
     // form does not tell who has an account. Last before the code, like the code check it imitates.
     if (await this.users.findByEmail(body.email)) throw new AppError('MAIL_CODE_INVALID');
     await this.mailCodes.consume(body.email, 'register', body.code);
+    // Self-referral (docs/business-rules.md#self-referral): the code's owner reads mail at this very
+    // mailbox. Checked after the code, so only the mailbox's holder learns whose code it is.
+    if (referrer && emailIdentity(referrer.email) === emailIdentity(body.email)) throw new AppError('SELF_REFERRAL');
     const passwordHash = await hashPassword(body.password);
     // Outside the transaction: SQLite has one connection, and a query beside an open transaction would wait on it.
     const inviteCode = await this.freeInviteCode();
@@ -64,7 +64,7 @@ export class AuthService {
             is_distributor: 0,
             status: 'active',
             invite_code: inviteCode,
-            referrer_id: referrerId,
+            referrer_id: referrer?.id ?? null,
             channel_key: body.channelKey || null,
             channel_value: body.channelValue || null,
             lang: meta.lang,

@@ -20,7 +20,10 @@ describe.each(DIALECTS)('register on %s', (dialect) => {
   const userRow = (email: string) => t.db.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   /** Mails a register code to a fresh address and returns both. */
   async function freshCode(prefix: string): Promise<{ email: string; code: string }> {
-    const email = uniqueEmail(prefix);
+    return freshCodeFor(uniqueEmail(prefix));
+  }
+  /** Mails a register code to `email` and returns both. */
+  async function freshCodeFor(email: string): Promise<{ email: string; code: string }> {
     expect((await sendCode(t.app, email, 'register', uniqueIp())).status).toBe(200);
     return { email, code: lastCodeFor(sink.messages, email) };
   }
@@ -81,6 +84,20 @@ describe.each(DIALECTS)('register on %s', (dialect) => {
     const res = await register({ email, password: 'secret123', code, inviteCode: referrer.invite_code, agree: true });
     expect(res.status).toBe(200);
     expect((await userRow(email))?.referrer_id).toBe(referrer.id);
+  });
+
+  it("refuses the invite code of an account that reads mail at the registering address's mailbox (SELF_REFERRAL)", async () => {
+    const base = uniqueEmail('selfref');
+    const [local, domain] = base.split('@');
+    const owner = await createUser(t, { email: base, password: 'secret123', isDistributor: true });
+    // `+tag` sub-addressing reaches the owner's own mailbox.
+    const { email, code } = await freshCodeFor(`${local}+second@${domain}`);
+    const res = await register({ email, password: 'secret123', code, inviteCode: owner.invite_code, agree: true }, 'zh-cn');
+    expect(res).toMatchObject({ status: 400, body: { code: 'SELF_REFERRAL', message: text('zh-cn', 'errors.SELF_REFERRAL') } });
+    expect(await userRow(email)).toBeUndefined();
+    // Another person's address with the same invite code is fine.
+    const other = await freshCode('notself');
+    expect((await register({ email: other.email, password: 'secret123', code: other.code, inviteCode: owner.invite_code, agree: true })).status).toBe(200);
   });
 
   it.each([

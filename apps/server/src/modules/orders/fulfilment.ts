@@ -35,6 +35,7 @@ export class Fulfilment implements PaymentRecorder {
   private readonly events: PaymentEventRepository;
   private readonly grants: TrafficRepository;
   private readonly fulfillers = new Map<OrderItemDto['type'], Fulfiller>();
+  private readonly paidListeners: Fulfiller[] = [];
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -114,6 +115,7 @@ export class Fulfilment implements PaymentRecorder {
     if (!changed || !order) return { credited: false, order };
 
     await this.credit(trx, order, now);
+    for (const listener of this.paidListeners) await listener(trx, order, now);
     if (opts.actor) {
       await this.audit.write(
         {
@@ -136,6 +138,14 @@ export class Fulfilment implements PaymentRecorder {
    */
   fulfil(type: Exclude<OrderItemDto['type'], 'traffic'>, fulfiller: Fulfiller): void {
     this.fulfillers.set(type, fulfiller);
+  }
+
+  /**
+   * Runs for every order that becomes paid, whatever it holds, in the paying transaction after the items
+   * were fulfilled (the distributor's commission: modules/distribution). Throwing refuses the payment.
+   */
+  onPaid(listener: Fulfiller): void {
+    this.paidListeners.push(listener);
   }
 
   /**

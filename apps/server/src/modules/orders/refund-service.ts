@@ -43,6 +43,7 @@ export class RefundService {
   private readonly orders: OrderRepository;
   private readonly traffic: TrafficRepository;
   private readonly takeBacks = new Map<OrderItemDto['type'], TakeBack>();
+  private readonly refundListeners: ((trx: Trx, order: OrderRow, now: Date) => Promise<void>)[] = [];
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -57,6 +58,14 @@ export class RefundService {
   /** Lets the module that fulfils items of `type` take them back; the orders module knows none of them. */
   takeBack(type: Exclude<OrderItemDto['type'], 'traffic'>, handler: TakeBack): void {
     this.takeBacks.set(type, handler);
+  }
+
+  /**
+   * Runs for every refunded order, whatever it holds, inside the refund's transaction (the commission
+   * reversal: modules/distribution). Throwing refuses the refund.
+   */
+  onRefund(listener: (trx: Trx, order: OrderRow, now: Date) => Promise<void>): void {
+    this.refundListeners.push(listener);
   }
 
   /** `GET /manage/order-refund`: the order and what refunding it would take back now. */
@@ -100,9 +109,8 @@ export class RefundService {
         cutoffs.push(...done.cutoffs);
       }
 
-      // COMMISSION REVERSAL goes here, in this transaction (docs/business-rules.md#refunds): the commission
-      // ledger does not exist yet; when it does, this order's pending commission is voided and an available
-      // or paid one gets a negative row.
+      // The order's commission is reversed in this transaction (docs/business-rules.md#refunds).
+      for (const listener of this.refundListeners) await listener(trx, before, now);
 
       const order = (await this.orders.findForAdmin(orderNo, trx))!;
       await this.audit.write(

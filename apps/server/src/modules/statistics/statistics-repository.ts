@@ -111,11 +111,21 @@ export class StatisticsRepository {
   }
 
   /**
-   * Distributors' commission by period: none is recorded yet. The commission ledger (docs/business-rules.md#planned)
-   * is read here, and only here, once it exists.
+   * Distributors' commission by the time its ledger row was written (docs/business-rules.md#statistics): earnings
+   * and, negative, reversals of refunded orders; an earning voided inside its hold counts nothing.
    */
-  async commission(_span: Span, _grouping: Grouping): Promise<Keyed[]> {
-    return [];
+  async commission(span: Span, grouping: Grouping): Promise<Keyed[]> {
+    const key = keyOf('c.created_at', grouping);
+    const rows = await this.db
+      .selectFrom('commissions as c')
+      .where('c.created_at', '>=', span.start)
+      .where('c.created_at', '<=', span.end)
+      .where('c.currency', '=', this.currency)
+      .where('c.voided_at', 'is', null)
+      .select([key.as('key'), (eb) => eb.fn.sum('c.amount').as('value')])
+      .$if(grouping !== 'all', (q) => q.groupBy(key))
+      .execute();
+    return rows.map((r) => ({ key: r.key, value: num(r.value) }));
   }
 
   /** Metered bytes (up and down) by the UTC day they were used, from the daily roll-up. */

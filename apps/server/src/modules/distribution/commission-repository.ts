@@ -1,0 +1,89 @@
+import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import type { CommissionTable, Database } from '../../db/schema';
+
+type Trx = Transaction<Database>;
+export type CommissionRow = Selectable<CommissionTable>;
+
+/** The ledger's sums for one distributor and currency (docs/business-rules.md#commission). */
+export interface LedgerSums {
+  /** Earned, not voided, still inside the hold. */
+  pending: number;
+  /** Every row past its `available_at` and not voided: earnings out of the hold plus reversals. */
+  matured: number;
+  /** Open payoff requests (pending, approved). */
+  held: number;
+  /** Paid payoff requests. */
+  paid: number;
+}
+
+const num = (v: unknown): number => Number(v ?? 0);
+
+/** The commission ledger: rows are only ever added, or a pending earning voided; balances are sums of them. */
+export class CommissionRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Adds the order's earning; a second one for the same order inserts nothing (unique order × kind). Answers whether it inserted. */
+  async addEarning(row: Omit<CommissionRow, 'id' | 'kind' | 'voided_at'>, trx: Trx): Promise<boolean> {
+    const res = await trx
+      .insertInto('commissions')
+      .values({ ...row, kind: 'earn', voided_at: null })
+      .onConflict((oc) => oc.columns(['order_id', 'kind']).doNothing())
+      .executeTakeFirst();
+    return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  earningOf(orderId: number, trx: Trx): Promise<CommissionRow | undefined> {
+    return trx.selectFrom('commissions').selectAll().where('order_id', '=', orderId).where('kind', '=', 'earn').executeTakeFirst();
+  }
+
+  /** Voids the earning if it is still pending at `at` and not voided yet; answers whether it did. */
+  async voidIfPending(id: number, at: string, trx: Trx): Promise<boolean> {
+    const res = await trx.updateTable('commissions').set({ voided_at: at }).where('id', '=', id).where('voided_at', 'is', null).where('available_at', '>', at).executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  /** A negative row against an earning that had left its hold; one per order at most. */
+  async addReversal(earning: CommissionRow, at: string, trx: Trx): Promise<void> {
+    await trx
+      .insertInto('commissions')
+      .values({
+        distributor_id: earning.distributor_id,
+        order_id: earning.order_id,
+        buyer_id: earning.buyer_id,
+        kind: 'reversal',
+        amount: -Number(earning.amount),
+        currency: earning.currency,
+        rate: earning.rate,
+        available_at: at,
+        voided_at: null,
+        created_at: at,
+      })
+      .onConflict((oc) => oc.columns(['order_id', 'kind']).doNothing())
+      .execute();
+  }
+
+  /** The ledger's and the payoffs' sums for a distributor in one currency, as of `now`. */
+  async sums(distributorId: number, currency: string, now: string, trx?: Trx): Promise<LedgerSums> {
+    const db = trx ?? this.db;
+    const ledger = await db
+      .selectFrom('commissions')
+      .where('distributor_id', '=', distributorId)
+      .where('currency', '=', currency)
+      .where('voided_at', 'is', null)
+      .select([
+        sql<number>`coalesce(sum(case when available_at > ${now} then amount else 0 end), 0)`.as('pending'),
+        sql<number>`coalesce(sum(case when available_at <= ${now} then amount else 0 end), 0)`.as('matured'),
+      ])
+      .executeTakeFirstOrThrow();
+    const payoffs = await db
+      .selectFrom('payoff_requests')
+      .where('distributor_id', '=', distributorId)
+      .where('currency', '=', currency)
+      .select([
+        sql<number>`coalesce(sum(case when status in ('pending', 'approved') then amount else 0 end), 0)`.as('held'),
+        sql<number>`coalesce(sum(case when status = 'paid' then amount else 0 end), 0)`.as('paid'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { pending: num(ledger.pending), matured: num(ledger.matured), held: num(payoffs.held), paid: num(payoffs.paid) };
+  }
+}
