@@ -12,7 +12,8 @@ import { UserRepository } from '../auth/user-repository';
  * drawn by fast-check and checked after every step against a model of the ledger and against the rules of
  * docs/business-rules.md#commission. A failure is shrunk to a short sequence and printed with its seed.
  */
-const RUNS = 50;
+const RUNS = 30;
+const MIN_STEPS = 15;
 const MAX_STEPS = 40;
 const PASSWORD = 'Passw0rdOK';
 const HOLD_DAYS = 1;
@@ -30,12 +31,17 @@ type Step =
   | { name: 'decide'; pick: number; to: 'approved' | 'rejected' | 'paid' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ name: fc.constant('pay' as const), goodsId: fc.integer({ min: 1, max: 4 }) }) },
+  { weight: 3, arbitrary: fc.record({ name: fc.constant('pay' as const), goodsId: fc.integer({ min: 1, max: 4 }) }) },
   { weight: 1, arbitrary: fc.record({ name: fc.constant('refund' as const), pick: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ name: fc.constant('time' as const), hours: fc.integer({ min: 1, max: 36 }) }) },
+  { weight: 2, arbitrary: fc.record({ name: fc.constant('time' as const), hours: fc.integer({ min: 1, max: 48 }) }) },
   {
-    weight: 2,
-    arbitrary: fc.record({ name: fc.constant('request' as const), size: fc.constantFrom('below-minimum' as const, 'within' as const, 'above-available' as const), part: fc.double({ min: 0, max: 1, noNaN: true }) }),
+    weight: 3,
+    arbitrary: fc.record({
+      name: fc.constant('request' as const),
+      // Mostly requests that can be granted, so decisions have requests to act on.
+      size: fc.oneof({ weight: 3, arbitrary: fc.constant('within' as const) }, fc.constant('below-minimum' as const), fc.constant('above-available' as const)),
+      part: fc.double({ min: 0, max: 1, noNaN: true }),
+    }),
   },
   { weight: 3, arbitrary: fc.record({ name: fc.constant('decide' as const), pick: fc.nat(), to: fc.constantFrom('approved' as const, 'rejected' as const, 'paid' as const) }) },
 );
@@ -72,7 +78,7 @@ describe.each(DIALECTS)('commission ledger under random interleavings on %s', (d
   // Hundreds of sequences of up to 40 steps through the API: a budget for the whole property, not a wait.
   it('figures match the model and the ledger adds up after every step of every sequence', { timeout: 300_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: MAX_STEPS }), async (sequence) => {
+      fc.asyncProperty(fc.array(step, { minLength: MIN_STEPS, maxLength: MAX_STEPS, size: 'max' }), async (sequence) => {
         await run(sequence);
       }),
       { numRuns: RUNS },
