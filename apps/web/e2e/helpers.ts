@@ -32,6 +32,20 @@ export async function choose(page: Page, select: Locator, option: string): Promi
 }
 
 /**
+ * Presses the button of a confirmation dialog (Modal.confirm) until the dialog has closed: a press that lands
+ * while the dialog still zooms in can be lost (seen once in a run of the whole suite), so it is given again;
+ * antd ignores a second press once the first one's action runs.
+ */
+export async function confirmDialog(page: Page, buttonTestId: string): Promise<void> {
+  const dialog = page.locator('.ant-modal-confirm', { has: page.getByTestId(buttonTestId) });
+  await expect(async () => {
+    const button = dialog.getByTestId(buttonTestId);
+    if (await button.isVisible()) await button.click({ timeout: 5_000 });
+    await expect(dialog).toHaveCount(0, { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+/**
  * Answers "switch account" in the session-switch dialog and waits until it has closed. A click that lands
  * while the page behind is still loading can reach a dialog that is being replaced (it is loaded on
  * demand): then the dialog is still open and the click is given again.

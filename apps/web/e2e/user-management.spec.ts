@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot, LANGS, openWithSession, settled } from './helpers';
+import { apiLogin, apiRegister, confirmDialog, keepScreenshot, LANGS, openWithSession, settled } from './helpers';
 import { horizontalOverflow } from './layout-checks';
 import { expectLocalizedPage, looksLikeRawKey } from './localized';
 
@@ -91,7 +91,7 @@ test('an admin disables, enables, resets the password of and promotes a customer
   expect(await throughProxy()).toBe('200');
   await drawer.getByTestId('user-toggle-status').click();
   await expect(page.locator('.ant-modal-confirm')).toContainText(email);
-  await page.getByTestId('status-confirm').click();
+  await confirmDialog(page, 'status-confirm');
   await expect(drawer.getByTestId('user-status').first()).toHaveText('Disabled');
   const refused = customer.waitForResponse((r) => r.url().includes('/api/') && r.status() === 401);
   await customer.reload();
@@ -101,7 +101,7 @@ test('an admin disables, enables, resets the password of and promotes a customer
   await expect.poll(throughProxy, { intervals: [500] }).toBe('403');
 
   await drawer.getByTestId('user-toggle-status').click();
-  await page.getByTestId('status-confirm').click();
+  await confirmDialog(page, 'status-confirm');
   await expect(drawer.getByTestId('user-status').first()).toHaveText('Active');
   // Enabled again: the gateway learns it on its next refresh of changed accounts.
   await expect.poll(throughProxy, { intervals: [500] }).toBe('200');
@@ -156,7 +156,7 @@ test('bulk actions over the selected users say how many they touch; the customer
 
   await page.getByTestId('bulk-disable').click();
   await expect(page.locator('.ant-modal-confirm')).toContainText('This touches the selected users (1).');
-  await page.getByTestId('bulk-confirm').click();
+  await confirmDialog(page, 'bulk-confirm');
   await expect(page.locator('.ant-message')).toContainText('Changed: 1. Skipped: 0.');
   await expect(row.getByTestId('user-status')).toHaveText('Disabled');
   await expect.poll(throughProxy, { intervals: [500] }).toBe('403');
@@ -165,7 +165,7 @@ test('bulk actions over the selected users say how many they touch; the customer
   await expect(page.getByTestId('users-selection')).toContainText('(1)');
   await page.getByTestId('bulk-enable').click();
   await expect(page.locator('.ant-modal-confirm')).toContainText('This touches every user matching the filters (1).');
-  await page.getByTestId('bulk-confirm').click();
+  await confirmDialog(page, 'bulk-confirm');
   await expect(row.getByTestId('user-status')).toHaveText('Active');
   await expect.poll(throughProxy, { intervals: [500] }).toBe('200');
 });
