@@ -250,21 +250,14 @@ export class DistributionRepository {
     return rows.map((r) => ({ day: r.day, channel_key: r.channel_key!, channel_value: r.channel_value!, n: num(r.n), amount: num(r.amount) }));
   }
 
-  /** Channel users whose first paid order of a non-zero amount falls in the span, per day of that order. */
+  /** Channel users whose first payment (`users.first_paid_at`, docs/data-model.md#statistics-roll-ups) falls in the span, per day of it. */
   async channelFirstPayments(scope: Scope, f: ChannelFilter): Promise<ChannelCount[]> {
-    const firsts = this.channelUsers(scope, f)
-      .innerJoin('orders as o', 'o.user_id', 'u.id')
-      .where('o.status', 'in', PAID)
-      .where('o.amount', '>', 0)
-      .select(['u.id', 'u.channel_key', 'u.channel_value', (eb) => eb.fn.min('o.paid_at').as('first_paid_at')])
-      .groupBy(['u.id', 'u.channel_key', 'u.channel_value']);
-    const day = dayOf('f.first_paid_at');
-    const rows = await this.db
-      .selectFrom(firsts.as('f'))
-      .where('f.first_paid_at', '>=', f.start)
-      .where('f.first_paid_at', '<=', f.end)
-      .select([day.as('day'), 'f.channel_key', 'f.channel_value', (eb) => eb.fn.countAll().as('n')])
-      .groupBy([day, 'f.channel_key', 'f.channel_value'])
+    const day = dayOf('u.first_paid_at');
+    const rows = await this.channelUsers(scope, f)
+      .where('u.first_paid_at', '>=', f.start)
+      .where('u.first_paid_at', '<=', f.end)
+      .select([day.as('day'), 'u.channel_key', 'u.channel_value', (eb) => eb.fn.countAll().as('n')])
+      .groupBy([day, 'u.channel_key', 'u.channel_value'])
       .execute();
     return rows.map((r) => ({ day: r.day, channel_key: r.channel_key!, channel_value: r.channel_value!, n: num(r.n) }));
   }
