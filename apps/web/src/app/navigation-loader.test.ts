@@ -67,6 +67,28 @@ describe('navigation loader (rules applied on every navigation)', () => {
     expect(sessionStorage.getItem(SESSION_KEYS.channelValue)).toBe('spring');
   });
 
+  it('counts a channel landing once per browser session, with the invite code it came with', async () => {
+    fetchMock.mockResolvedValue(new Response(JSON.stringify({ data: {} }), { status: 200 }));
+    const { run } = setup();
+    await run('/user/register?invite=INV1&qd=spring');
+    await run('/user/register?invite=INV1&qd=spring');
+    await run('/user/login?qd=spring');
+    const visits = () => fetchMock.mock.calls.filter(([url]) => url === '/api/channel/visit');
+    await vi.waitFor(() => expect(visits()).toHaveLength(1));
+    expect(JSON.parse(String(visits()[0]?.[1]?.body))).toEqual({ channelKey: 'qd', channelValue: 'spring', inviteCode: 'INV1' });
+    expect(visits()[0]?.[1]?.method).toBe('POST');
+
+    await run('/user/login?hz=autumn');
+    await vi.waitFor(() => expect(visits()).toHaveLength(2));
+    expect(JSON.parse(String(visits()[1]?.[1]?.body))).toEqual({ channelKey: 'hz', channelValue: 'autumn' });
+  });
+
+  it('goes on to the page when counting the landing fails', async () => {
+    fetchMock.mockResolvedValue(new Response(JSON.stringify({ code: 'RATE_LIMITED', message: 'slow down' }), { status: 429 }));
+    expect(await setup().run('/user/register?yl=x')).toBeNull();
+    expect(sessionStorage.getItem(SESSION_KEYS.channelValue)).toBe('x');
+  });
+
   it('loads the user before showing a page when none is known yet, and stores it', async () => {
     sessionStorage.setItem(SESSION_KEYS.token, 'tok');
     fetchMock.mockResolvedValue(new Response(JSON.stringify({ data: user }), { status: 200 }));

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { replace, type LoaderFunction } from 'react-router';
 import { currentUserKey, reloadCurrentUser } from '@/api/get-current-user';
+import { recordChannelVisit } from '@/api/record-channel-visit';
 import { ApiError } from '@/lib/api-client';
 import { ROUTER_BASENAME } from '@/lib/constants';
 import { setLanguage } from '@/lib/i18n';
@@ -22,12 +23,18 @@ export interface NavigationDeps {
 }
 
 /**
- * Stores what the URL carried: language (and switches to it), channel, token. Another session's token
+ * Stores what the URL carried: language (and switches to it), channel (counting a new landing), token. Another session's token
  * waits for the user's answer (SessionSwitchDialog) while the tab goes on with its current session.
  */
 export async function applyNavigationDecision(decision: NavigationDecision): Promise<void> {
   if (decision.lang) await setLanguage(decision.lang);
-  if (decision.channel) storage.setChannel(decision.channel);
+  if (decision.channel) {
+    // Once per browser session: the remembered channel is the landing already counted (a reload, or the
+    // login redirect that keeps the query, is not a second visit). No key of our own: the spec fixes them.
+    const known = storage.getChannel();
+    if (known?.key !== decision.channel.key || known.value !== decision.channel.value) recordChannelVisit(decision.channel, decision.inviteCode);
+    storage.setChannel(decision.channel);
+  }
   if (decision.storeToken && decision.confirmSwitch) pendingSessionSwitch.offer(decision.storeToken);
   else if (decision.storeToken) storage.setToken(decision.storeToken);
 }

@@ -64,6 +64,11 @@ export function channelFromSearch(search: string): Channel | null {
   return null;
 }
 
+/** The invite link's `?invite=CODE`, sent with a channel landing so it counts for that distributor. */
+export function inviteFromSearch(search: string): string | null {
+  return new URLSearchParams(search).get('invite')?.trim() || null;
+}
+
 export function tokenFromSearch(search: string): string | null {
   return new URLSearchParams(search).get('token')?.trim() || null;
 }
@@ -90,6 +95,8 @@ export interface NavigationDecision {
   lang: Lang | null;
   /** Channel to remember as channel_key/channel_value (rule 4). */
   channel: Channel | null;
+  /** Invite code the address carried, credited with the channel landing. */
+  inviteCode: string | null;
   /** Token taken from the query, to store in sessionStorage (rule 1); only after a yes when `confirmSwitch`. */
   storeToken: string | null;
   /** The tab holds another session: ask before `storeToken` replaces it (issue 9). */
@@ -104,6 +111,7 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
   const decision: NavigationDecision = {
     lang: langFromSearch(input.search),
     channel: channelFromSearch(input.search),
+    inviteCode: inviteFromSearch(input.search),
     storeToken: null,
     confirmSwitch: false,
     redirectTo: null,
