@@ -19,6 +19,13 @@ export const refundTakeBackDto = z.object({
   staticIps: z.array(z.object({ id: z.number().int(), ip: z.string() })),
   /** Static IPs whose renewal by this order is taken back: `days` off their expiry, `expiresAt` as it becomes. */
   renewals: z.array(z.object({ id: z.number().int(), ip: z.string(), days: z.number().int(), expiresAt: z.string() })),
+  /**
+   * The distributor's commission on the order, when it earned one: still pending, it is voided; out of its
+   * hold (available, or already paid out), a negative row of the same amount is written.
+   */
+  commission: z
+    .object({ distributorEmail: z.string(), amount: z.number().int(), currency: z.string(), effect: z.enum(['void', 'reversal']) })
+    .nullable(),
 });
 export type RefundTakeBackDto = z.infer<typeof refundTakeBackDto>;
 

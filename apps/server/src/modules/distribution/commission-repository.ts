@@ -32,8 +32,8 @@ export class CommissionRepository {
     return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
-  earningOf(orderId: number, trx: Trx): Promise<CommissionRow | undefined> {
-    return trx.selectFrom('commissions').selectAll().where('order_id', '=', orderId).where('kind', '=', 'earn').executeTakeFirst();
+  earningOf(orderId: number, trx?: Trx): Promise<CommissionRow | undefined> {
+    return (trx ?? this.db).selectFrom('commissions').selectAll().where('order_id', '=', orderId).where('kind', '=', 'earn').executeTakeFirst();
   }
 
   /** Voids the earning if it is still pending at `at` and not voided yet; answers whether it did. */

@@ -1,12 +1,14 @@
+import type { RefundTakeBackDto } from '@resi/contract';
 import type { Transaction } from 'kysely';
 import type { OrderRow, UserRow } from '../../db/rows';
 import type { Database } from '../../db/schema';
 import { DAY, addMs, iso } from '../../lib/clock';
 import type { UserRepository } from '../auth/user-repository';
-import type { CommissionRepository, LedgerSums } from './commission-repository';
+import type { CommissionRepository, CommissionRow, LedgerSums } from './commission-repository';
 import type { DistributionRepository } from './distribution-repository';
 
 type Trx = Transaction<Database>;
+type RefundCommission = Pick<Partial<RefundTakeBackDto>, 'commission'>;
 
 /** What a distributor's balance is made of (docs/business-rules.md#commission). */
 export interface Balances {
@@ -77,13 +79,26 @@ export class CommissionService {
     );
   }
 
+  /** What a refund of the order would do to its commission now (the refund dialog names it). */
+  async previewRefund(order: OrderRow, now: Date): Promise<RefundCommission> {
+    const earning = await this.ledger.earningOf(order.id);
+    if (!earning || earning.voided_at !== null) return {};
+    return this.refundPart(earning, earning.available_at > iso(now) ? 'void' : 'reversal');
+  }
+
   /** In the refund's transaction: a pending earning is voided; one that had left its hold gets a negative row. */
-  async onRefund(trx: Trx, order: OrderRow, now: Date): Promise<void> {
+  async onRefund(trx: Trx, order: OrderRow, now: Date): Promise<RefundCommission> {
     const earning = await this.ledger.earningOf(order.id, trx);
-    if (!earning || earning.voided_at !== null) return;
+    if (!earning || earning.voided_at !== null) return {};
     const at = iso(now);
-    if (await this.ledger.voidIfPending(earning.id, at, trx)) return;
+    if (await this.ledger.voidIfPending(earning.id, at, trx)) return this.refundPart(earning, 'void', trx);
     await this.ledger.addReversal(earning, at, trx);
+    return this.refundPart(earning, 'reversal', trx);
+  }
+
+  private async refundPart(earning: CommissionRow, effect: 'void' | 'reversal', trx?: Trx): Promise<RefundCommission> {
+    const distributor = await this.users.findById(earning.distributor_id, trx);
+    return { commission: { distributorEmail: distributor?.email ?? '', amount: Number(earning.amount), currency: earning.currency, effect } };
   }
 
   async balances(distributorId: number, currency: string, now: Date, trx?: Trx): Promise<Balances> {

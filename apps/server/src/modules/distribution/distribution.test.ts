@@ -151,14 +151,22 @@ describe.each(DIALECTS)('distribution on %s', (dialect) => {
     const d = await distributor();
     const c = await referral(d.user.id);
     const pendingOrder = await paidOrder(c.token);
-    expect((await refund(pendingOrder)).status).toBe(200);
+    const preview = (orderNo: string) => call(t.app, 'GET', `/api/manage/order-refund?orderNo=${orderNo}`, { token: admin.token });
+    const named = (effect: string) => ({ distributorEmail: d.user.email, amount: 250, currency: expect.any(String), effect });
+    expect((await preview(pendingOrder)).body.data.takeBack.commission).toEqual(named('void'));
+    const voided = await refund(pendingOrder);
+    expect(voided.status).toBe(200);
+    expect(voided.body.data.takeBack.commission).toEqual(named('void'));
     expect(await ledgerOf(pendingOrder)).toEqual([{ kind: 'earn', amount: 250, voided_at: expect.any(String), distributor_id: d.user.id }]);
     expect(await info(d.token)).toMatchObject({ pending: 0, available: 0, owed: 0 });
 
     const availableOrder = await paidOrder(c.token);
     passHold();
     expect((await info(d.token)).available).toBe(250);
-    expect((await refund(availableOrder)).status).toBe(200);
+    expect((await preview(availableOrder)).body.data.takeBack.commission).toEqual(named('reversal'));
+    const reversed = await refund(availableOrder);
+    expect(reversed.status).toBe(200);
+    expect(reversed.body.data.takeBack.commission).toEqual(named('reversal'));
     expect(await ledgerOf(availableOrder)).toEqual([
       { kind: 'earn', amount: 250, voided_at: null, distributor_id: d.user.id },
       { kind: 'reversal', amount: -250, voided_at: null, distributor_id: d.user.id },

@@ -23,7 +23,10 @@ export const distributionModule: FastifyPluginAsync<ModuleDeps> = async (app, { 
   const payoffs = new PayoffRepository(db);
   const commission = new CommissionService(users, new CommissionRepository(db), distribution);
   app.orders.fulfilment.onPaid((trx, order, now) => commission.onPaid(trx, order, now));
-  app.orders.refunds.onRefund((trx, order, now) => commission.onRefund(trx, order, now));
+  app.orders.refunds.onRefund({
+    preview: (order, now) => commission.previewRefund(order, now),
+    apply: async (trx, order, now) => ({ taken: await commission.onRefund(trx, order, now), cutoffs: [] }),
+  });
   await app.register(distributionRoutes, {
     clock,
     currency: config.CURRENCY,

@@ -26,11 +26,12 @@ export interface RefundResult {
   takeBack: RefundTakeBackDto;
 }
 
-const nothing = (): RefundTakeBackDto => ({ trafficBytes: 0, staticIps: [], renewals: [] });
+const nothing = (): RefundTakeBackDto => ({ trafficBytes: 0, staticIps: [], renewals: [], commission: null });
 const merge = (into: RefundTakeBackDto, part: Part) => {
   into.trafficBytes += part.trafficBytes ?? 0;
   into.staticIps.push(...(part.staticIps ?? []));
   into.renewals.push(...(part.renewals ?? []));
+  if (part.commission) into.commission = part.commission;
 };
 
 /**
@@ -43,7 +44,7 @@ export class RefundService {
   private readonly orders: OrderRepository;
   private readonly traffic: TrafficRepository;
   private readonly takeBacks = new Map<OrderItemDto['type'], TakeBack>();
-  private readonly refundListeners: ((trx: Trx, order: OrderRow, now: Date) => Promise<void>)[] = [];
+  private readonly everyRefund: TakeBack[] = [];
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -61,11 +62,11 @@ export class RefundService {
   }
 
   /**
-   * Runs for every refunded order, whatever it holds, inside the refund's transaction (the commission
-   * reversal: modules/distribution). Throwing refuses the refund.
+   * Takes part in every refund, whatever the order holds (the commission reversal: modules/distribution);
+   * its apply runs inside the refund's transaction, and throwing refuses the refund.
    */
-  onRefund(listener: (trx: Trx, order: OrderRow, now: Date) => Promise<void>): void {
-    this.refundListeners.push(listener);
+  onRefund(handler: TakeBack): void {
+    this.everyRefund.push(handler);
   }
 
   /** `GET /manage/order-refund`: the order and what refunding it would take back now. */
@@ -77,7 +78,7 @@ export class RefundService {
     const takeBack = nothing();
     const grant = await this.traffic.grantOfOrder(order.id);
     if (grant && grant.expires_at > iso(now)) takeBack.trafficBytes = Math.max(0, Number(grant.bytes) - Number(grant.used_bytes));
-    for (const handler of this.handlersFor(order)) merge(takeBack, await handler.preview(order, now));
+    for (const handler of [...this.handlersFor(order), ...this.everyRefund]) merge(takeBack, await handler.preview(order, now));
     return { order, takeBack };
   }
 
@@ -110,7 +111,11 @@ export class RefundService {
       }
 
       // The order's commission is reversed in this transaction (docs/business-rules.md#refunds).
-      for (const listener of this.refundListeners) await listener(trx, before, now);
+      for (const handler of this.everyRefund) {
+        const done = await handler.apply(trx, before, now);
+        merge(takeBack, done.taken);
+        cutoffs.push(...done.cutoffs);
+      }
 
       const order = (await this.orders.findForAdmin(orderNo, trx))!;
       await this.audit.write(

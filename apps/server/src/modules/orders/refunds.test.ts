@@ -81,7 +81,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
     expect(more).toEqual([]);
     expect(row).toMatchObject({ actor_id: admin.user.id, action: 'order.refund' });
     expect(JSON.parse(row!.before!)).toEqual({ status: 'paid', balanceBytes: GB - 300 * MB });
-    expect(JSON.parse(row!.after!)).toEqual({ status: 'refunded', note: 'Refunded in the sandbox dashboard', takeBack: { trafficBytes: GB - 300 * MB, staticIps: [], renewals: [] }, balanceBytes: 0 });
+    expect(JSON.parse(row!.after!)).toEqual({ status: 'refunded', note: 'Refunded in the sandbox dashboard', takeBack: { trafficBytes: GB - 300 * MB, staticIps: [], renewals: [], commission: null }, balanceBytes: 0 });
 
     const mine = await call(t.app, 'GET', '/api/record/dynamic-order', { token: c.token });
     expect(mine.body.data.items).toEqual([expect.objectContaining({ orderNo: c.orderNo, status: 'refunded' })]);
@@ -175,7 +175,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
       const held = await mine(c.token);
       expect(held.map((a) => a.status)).toEqual(['active', 'active']);
 
-      expect((await preview(orderNo)).body.data.takeBack).toEqual({ trafficBytes: 0, staticIps: held.map((a) => ({ id: a.id, ip: a.ip })).sort((a, b) => a.id - b.id), renewals: [] });
+      expect((await preview(orderNo)).body.data.takeBack).toEqual({ trafficBytes: 0, staticIps: held.map((a) => ({ id: a.id, ip: a.ip })).sort((a, b) => a.id - b.id), renewals: [], commission: null });
       const before = events.length;
       const res = await refund(orderNo);
       expect(res.status).toBe(200);

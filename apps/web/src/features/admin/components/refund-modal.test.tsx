@@ -25,7 +25,7 @@ const order: AdminOrderDto = {
   providerRef: null,
   paidBy: 'sandbox',
 };
-const takeBack = (t: Partial<OrderRefundDto['takeBack']>): OrderRefundDto['takeBack'] => ({ trafficBytes: 0, staticIps: [], renewals: [], ...t });
+const takeBack = (t: Partial<OrderRefundDto['takeBack']>): OrderRefundDto['takeBack'] => ({ trafficBytes: 0, staticIps: [], renewals: [], commission: null, ...t });
 
 const posted: unknown[] = [];
 let previewAnswer: () => Response;
@@ -91,6 +91,22 @@ describe('Refund an order', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Static IP 203.0.113.9: released, its login stops working', {}, waitLong)).toBeTruthy();
     expect(screen.getByText(/^Static IP 203\.0\.113\.10: the 30 days of this renewal come off; it then expires /)).toBeTruthy();
     expect(screen.queryByText(/Unused traffic/)).toBeNull();
+    expect(screen.queryByTestId('refund-commission')).toBeNull();
+  });
+
+  it('names the distributor whose commission the refund cancels or takes back', async () => {
+    const commission = { distributorEmail: 'dist@example.com', amount: 500, currency: 'USD', effect: 'void' as const };
+    previewAnswer = () => Response.json({ data: { order, takeBack: takeBack({ commission }) } });
+    renderModal();
+    expect((await screen.findByTestId('refund-commission', {}, waitLong)).textContent).toBe(
+      'Distributor dist@example.com: the commission of $5.00 on this order is still pending and is cancelled.',
+    );
+  });
+
+  it('says a commission out of its hold is taken back from the next one', async () => {
+    previewAnswer = () => Response.json({ data: { order, takeBack: takeBack({ commission: { distributorEmail: 'dist@example.com', amount: 500, currency: 'USD', effect: 'reversal' } }) } });
+    renderModal();
+    expect((await screen.findByTestId('refund-commission', {}, waitLong)).textContent).toMatch(/^Distributor dist@example\.com: the commission of \$5\.00 on this order has already left its hold/);
   });
 
   it('asks for the note before sending anything', async () => {

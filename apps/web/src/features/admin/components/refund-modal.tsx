@@ -25,6 +25,12 @@ export function takeBackLines(preview: OrderRefundDto, t: TFunction, lang: Retur
   return lines.length > 0 ? lines : [t('refunds.takeBack.nothing')];
 }
 
+/** The distributor's side of the refund: their commission on the order is voided or taken back. */
+export function commissionLine(c: NonNullable<OrderRefundDto['takeBack']['commission']>, t: TFunction, lang: ReturnType<typeof normalizeLang>): string {
+  const values = { email: c.distributorEmail, amount: formatMoney(c.amount, c.currency, lang) };
+  return c.effect === 'void' ? t('refunds.commission.void', values) : t('refunds.commission.reversal', values);
+}
+
 /**
  * Asks before refunding `order` (docs/business-rules.md#refunds): what the customer loses, read from the
  * server as it is now, and the note that says how the money went back. Closes once refunded.
@@ -83,6 +89,11 @@ export function RefundModal({ order, onClose }: { order: AdminOrderDto | null; o
                   <li key={line}>{line}</li>
                 ))}
               </ul>
+              {data.takeBack.commission && (
+                <p className="refund-take-back__commission" data-testid="refund-commission">
+                  {commissionLine(data.takeBack.commission, t, lang)}
+                </p>
+              )}
             </div>
           </>
         )}
