@@ -107,6 +107,8 @@ export const distributionUserDto = z.object({
   paidAmount: z.number().int(),
   /** Commission this user's orders earned their distributor, net of reversals. */
   commission: z.number().int(),
+  /** The shop currency the three figures above are in. */
+  currency: z.string(),
 });
 export type DistributionUserDto = z.infer<typeof distributionUserDto>;
 

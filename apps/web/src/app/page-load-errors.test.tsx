@@ -42,6 +42,8 @@ const DATA_PAGES: Record<string, DataPage> = {
   manageBusiness: { path: '/manage/business', never: [], shows: [['catalogue-business', 'E-commerce']] },
   manageStaticInventory: { path: '/manage/staticInventory', never: ['static-board', 'static-inventory'], shows: [['static-board', 'Germany'], ['static-inventory', '203.0.113.5']] },
   manageStatistics: { path: '/manage/statistics', never: ['statistics-periods', 'statistics-summary-today'], shows: [['statistics-total-revenue', '$148.45'], ['statistics-top-spend', 'buyer@example.com'], ['statistics-summary-today-revenue', '$123.45']] },
+  distributionUser: { path: '/distribution/user', never: [], shows: [['referral-row-referred@example.com', '$50.00'], ['referral-row-referred@example.com', 'admin@example.com']] },
+  distributionChannel: { path: '/distribution/channel', never: ['channel-totals', 'channel-chart'], shows: [['channel-total-visits', '15'], ['channel-total-revenue', '$25.00'], ['channel-row-qd-spring-2026-01-01', 'qd=spring']] },
   manageSupply: { path: '/manage/supply', never: [], shows: [['catalogue-upstream', 'us1.supplier.example:8000']] },
 };
 
@@ -50,9 +52,7 @@ const QUIET_PAGES: Record<string, string> = {
   faq: '/learn/faq',
   blog: '/learn/blog',
   personal: '/user/personal',
-  distributionUser: '/distribution/user',
   distributionManage: '/distribution/manage',
-  distributionChannel: '/distribution/channel',
   login: '/user/login',
   register: '/user/register',
   error: '/error',

@@ -1,4 +1,6 @@
 import type {
+  ChannelStats,
+  DistributionUserDto,
   LoginAnalysisResponse,
   AdminOrderDto,
   AdminUserDto,
@@ -152,6 +154,31 @@ const statistics: StatisticsDto = {
   summary: { today: { current: figures(12345), previous: figures(9876), growth }, thisMonth: { current: figures(14845), previous: figures(11876), growth } },
 };
 
+const referral: DistributionUserDto = {
+  id: 21,
+  email: 'referred@example.com',
+  account: null,
+  remark: 'From the forum',
+  status: 'active',
+  createdAt: '2026-01-01T00:00:00Z',
+  distributorId: 1,
+  distributorEmail: 'admin@example.com',
+  paidOrders: 2,
+  paidAmount: 5000,
+  commission: 500,
+  currency: 'USD',
+};
+const channelStats: ChannelStats = {
+  from: '2026-01-01',
+  to: '2026-01-02',
+  currency: 'USD',
+  rows: [
+    { day: '2026-01-01', channelKey: 'qd', channelValue: 'spring', visits: 10, registrations: 2, payingUsers: 1, orders: 1, revenue: 2500 },
+    { day: '2026-01-02', channelKey: 'hz', channelValue: 'forum', visits: 5, registrations: 1, payingUsers: 0, orders: 0, revenue: 0 },
+  ],
+  totals: { visits: 15, registrations: 3, payingUsers: 1, orders: 1, revenue: 2500 },
+};
+
 const ANSWERS: Record<string, unknown> = {
   '/api/site': { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links: { knowledgeBase: null, faq: null, blog: null, toolbox: null }, payMethods: ['sandbox'] },
   '/api/captcha': { id: 'c1', svg: '<svg xmlns="http://www.w3.org/2000/svg"/>' },
@@ -181,6 +208,8 @@ const ANSWERS: Record<string, unknown> = {
   '/api/manage/static-inventory': page([staticRow]),
   '/api/manage/static-inventory/board': { items: [{ regionId: 1, businessId: null, counts: { free: 1, reserved: 0, allocated: 0, grace: 0, cooldown: 0, retired: 0 } }] },
   '/api/manage/upstream': { items: [upstream] },
+  '/api/distribution/user': page([referral]),
+  '/api/distribution/channel': channelStats,
   '/api/manage/supply': { template: 'http://USER-session-{session}:PASS@gate.supplier.example:7000', directEgress: false },
 };
 

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, uniqueEmail, uniqueIp } from '../../../test/accounts';
 import { call, login } from '../../../test/auth-flows';
@@ -196,7 +197,7 @@ describe.each(DIALECTS)('distribution on %s', (dialect) => {
     const mine = await call(t.app, 'GET', '/api/distribution/user', { token: a.token });
     expect(mine.body.data).toMatchObject({ total: 1, page: 1, pageSize: 20 });
     expect(mine.body.data.items).toEqual([
-      expect.objectContaining({ id: a1.user.id, email: a1.user.email, distributorId: a.user.id, paidOrders: 1, paidAmount: 2500, commission: 250, status: 'active', remark: null }),
+      expect.objectContaining({ id: a1.user.id, email: a1.user.email, distributorId: a.user.id, paidOrders: 1, paidAmount: 2500, commission: 250, currency: 'USD', status: 'active', remark: null }),
     ]);
     expect((await call(t.app, 'GET', `/api/distribution/user?distributorId=${b.user.id}`, { token: a.token })).status).toBe(404);
     const forB = await call(t.app, 'GET', `/api/distribution/user?distributorId=${b.user.id}`, { token: admin.token });
@@ -340,6 +341,33 @@ describe.each(DIALECTS)('distribution on %s', (dialect) => {
     expect(all.body.data.totals.visits).toBeGreaterThanOrEqual(3);
     const backwards = await call(t.app, 'GET', '/api/distribution/channel?from=2026-02-02&to=2026-02-01', { token: d.token });
     expect(backwards).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
+  });
+
+  it('a distributor exports their own channel rows as CSV with a ticket, headers in the chosen language and a totals row', async () => {
+    const d = await distributor();
+    const other = await distributor();
+    await call(t.app, 'POST', '/api/channel/visit', { body: { channelKey: 'qd', channelValue: 'csv', inviteCode: d.user.invite_code }, ip: uniqueIp() });
+    await call(t.app, 'POST', '/api/channel/visit', { body: { channelKey: 'qd', channelValue: 'theirs', inviteCode: other.user.invite_code }, ip: uniqueIp() });
+    const c = await referral(d.user.id);
+    await new UserRepository(t.db.db).update(c.user.id, { channel_key: 'qd', channel_value: 'csv' });
+    await paidOrder(c.token);
+    const ticket = (await call(t.app, 'POST', '/api/export-ticket', { token: d.token, body: {} })).body.data.ticket as string;
+    const url = `/api/distribution/channel?channelKey=qd&lang=zh-cn&token=${ticket}`;
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="channels-\d{8}-\d{6}\.csv"$/);
+    const rows = parse(res.rawPayload, { bom: true, columns: true }) as Record<string, string>[];
+    const today = t.clock.now().toISOString().slice(0, 10);
+    expect(rows).toEqual([
+      { '日期 (UTC)': today, 渠道参数: 'qd', 渠道值: 'csv', 访问数: '1', 注册数: '1', 付费用户: '1', 已付订单: '1', 收入: '25.00', 币种: 'USD' },
+      { '日期 (UTC)': '合计', 渠道参数: '', 渠道值: '', 访问数: '1', 注册数: '1', 付费用户: '1', 已付订单: '1', 收入: '25.00', 币种: 'USD' },
+    ]);
+    // The ticket is spent, and a customer's ticket opens nothing here.
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    const customer = await signedIn(t);
+    const customerTicket = (await call(t.app, 'POST', '/api/export-ticket', { token: customer.token, body: {} })).body.data.ticket as string;
+    expect((await t.app.inject({ method: 'GET', url: `/api/distribution/channel?token=${customerTicket}` })).statusCode).toBe(403);
   });
 
   it('statistics count the ledger: earnings minus reversals, voided earnings not at all', async () => {

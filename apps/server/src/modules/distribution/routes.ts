@@ -24,6 +24,8 @@ import { type Clock, iso } from '../../lib/clock';
 import { AppError } from '../../shared/errors';
 import { currentAuth } from '../../shared/request-context';
 import type { UserRepository } from '../auth/user-repository';
+import { sendCsv } from '../exports/csv';
+import { channelCsvColumns, channelCsvRows } from './channel-csv';
 import { channelRange, channelStats } from './channel-stats';
 import type { CommissionService } from './commission-service';
 import type { DistributionRepository, ReferralRow, Scope } from './distribution-repository';
@@ -48,7 +50,7 @@ export interface DistributionRouteDeps {
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const isAdmin = (u: UserRow) => u.role === 'admin';
 
-const toReferralDto = (r: ReferralRow): DistributionUserDto => ({
+const toReferralDto = (r: ReferralRow, currency: string): DistributionUserDto => ({
   id: r.id,
   email: r.email,
   account: r.account,
@@ -60,6 +62,7 @@ const toReferralDto = (r: ReferralRow): DistributionUserDto => ({
   paidOrders: r.paid_orders,
   paidAmount: r.paid_amount,
   commission: r.commission,
+  currency,
 });
 
 /**
@@ -129,7 +132,7 @@ export const distributionRoutes: FastifyPluginAsyncZod<DistributionRouteDeps> = 
       const { user } = currentAuth(request);
       const q = request.query;
       const { items, total } = await d.distribution.referralPage(scopeOf(user, q.distributorId), { email: q.email, status: q.status }, q.page, q.pageSize);
-      return { data: { items: items.map(toReferralDto), total, page: q.page, pageSize: q.pageSize } };
+      return { data: { items: items.map((r) => toReferralDto(r, d.currency)), total, page: q.page, pageSize: q.pageSize } };
     },
   );
 
@@ -171,12 +174,14 @@ export const distributionRoutes: FastifyPluginAsyncZod<DistributionRouteDeps> = 
 
   app.get(
     '/distribution/channel',
-    { config: distributor, schema: { tags, querystring: channelStatsQuery, response: { 200: envelope(channelStatsDto), ...errors } } },
-    async (request) => {
+    { config: { ...distributor, export: 'channels' }, schema: { tags, querystring: channelStatsQuery, response: { 200: envelope(channelStatsDto), ...errors } } },
+    async (request, reply) => {
       const { user } = currentAuth(request);
       const range = channelRange(request.query, d.clock.now());
       if ('invalid' in range) throw new AppError('VALIDATION_FAILED', { detail: request.t(range.invalid, { days: range.days ?? 0 }) });
-      return { data: await channelStats(d.distribution, isAdmin(user) ? null : user.id, request.query, range, d.currency) };
+      const stats = await channelStats(d.distribution, isAdmin(user) ? null : user.id, request.query, range, d.currency);
+      if (request.csvExport) return sendCsv(request, reply, channelCsvColumns, channelCsvRows(stats, request.t('csv.channels.total')));
+      return { data: stats };
     },
   );
 

@@ -5,7 +5,7 @@ import { gbToBytes } from '@/lib/format';
 import { numberRule, schemaRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useRechargeTraffic } from '../api/recharge-traffic';
-import { type KnownUser, UserPicker } from './user-picker';
+import { type KnownUser, UserPicker } from '@/components/user-picker';
 
 interface RechargeValues {
   userId: number;

@@ -8,7 +8,7 @@ import { notify } from '@/lib/notify';
 import { useBusinessLines } from '../api/get-business-lines';
 import { useStaticRegions } from '../api/get-static-regions';
 import { useGrantStaticIps } from '../api/grant-static-ips';
-import { type KnownUser, UserPicker } from './user-picker';
+import { type KnownUser, UserPicker } from '@/components/user-picker';
 
 interface GrantValues {
   userId: number;
