@@ -42,6 +42,11 @@ const DATA_PAGES: Record<string, DataPage> = {
   manageBusiness: { path: '/manage/business', never: [], shows: [['catalogue-business', 'E-commerce']] },
   manageStaticInventory: { path: '/manage/staticInventory', never: ['static-board', 'static-inventory'], shows: [['static-board', 'Germany'], ['static-inventory', '203.0.113.5']] },
   manageStatistics: { path: '/manage/statistics', never: ['statistics-periods', 'statistics-summary-today'], shows: [['statistics-total-revenue', '$148.45'], ['statistics-top-spend', 'buyer@example.com'], ['statistics-summary-today-revenue', '$123.45']] },
+  distributionManage: {
+    path: '/distribution/manage',
+    never: ['distribution-figures', 'distribution-available', 'payoff-form'],
+    shows: [['distribution-available', '$12.50'], ['distribution-invite-link', 'invite=INV1'], ['distribution-ledger', 'D20260101000000000001'], ['my-payoffs', 'TX-42']],
+  },
   manageSupply: { path: '/manage/supply', never: [], shows: [['catalogue-upstream', 'us1.supplier.example:8000']] },
 };
 
@@ -51,7 +56,6 @@ const QUIET_PAGES: Record<string, string> = {
   blog: '/learn/blog',
   personal: '/user/personal',
   distributionUser: '/distribution/user',
-  distributionManage: '/distribution/manage',
   distributionChannel: '/distribution/channel',
   login: '/user/login',
   register: '/user/register',
