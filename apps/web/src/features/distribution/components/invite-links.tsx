@@ -84,17 +84,9 @@ export function InviteLinks({ invite }: { invite: DistributionInvite }) {
             { title: t('distributionManage.invite.channel'), key: 'channel', className: 'nowrap', render: (_v, l) => <span className="mono">{`${l.channelKey}=${l.channelValue}`}</span> },
             { title: t('distributionManage.invite.visits'), dataIndex: 'visits', align: 'right' },
             { title: t('distributionManage.invite.registrations'), dataIndex: 'registrations', align: 'right' },
-            {
-              title: t('distributionManage.invite.url'),
-              key: 'url',
-              className: 'nowrap',
-              render: (_v, l) => (
-                <Flex gap={8} align="center">
-                  <span className="mono">{l.url}</span>
-                  <LinkActions url={l.url} testId="distribution-channel-link" />
-                </Flex>
-              ),
-            },
+            // The actions come before the long link, so they stay in view on a narrow card.
+            { title: t('distributionManage.invite.actions'), key: 'actions', className: 'nowrap', render: (_v, l) => <LinkActions url={l.url} testId="distribution-channel-link" /> },
+            { title: t('distributionManage.invite.url'), dataIndex: 'url', className: 'nowrap', render: (url: string) => <span className="mono">{url}</span> },
           ]}
         />
       </Flex>

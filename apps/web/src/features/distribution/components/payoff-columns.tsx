@@ -17,7 +17,7 @@ export function payoffColumns(t: TFunction, lang: Lang): TableColumnsType<Payoff
     { title: t('distributionManage.requests.method'), dataIndex: 'method', className: 'nowrap', render: (m: PayoffDto['method']) => t(`distributionManage.methods.${m}`) },
     { title: t('distributionManage.requests.account'), dataIndex: 'account', render: (a: string) => <span className="mono dist-account">{a}</span> },
     { title: t('distributionManage.requests.status'), dataIndex: 'status', render: (s: PayoffStatus) => <PayoffStatusTag status={s} /> },
-    { title: t('distributionManage.requests.note'), dataIndex: 'note', render: (n: string | null) => n ?? '—' },
+    { title: t('distributionManage.requests.note'), dataIndex: 'note', render: (n: string | null) => <div className="dist-note">{n ?? '—'}</div> },
     { title: t('distributionManage.requests.txRef'), dataIndex: 'txRef', render: (r: string | null) => (r ? <span className="mono">{r}</span> : '—') },
     { title: t('distributionManage.requests.decidedAt'), key: 'decidedAt', className: 'nowrap', render: (_v, p) => formatDateTime(decidedAt(p)) ?? '—' },
   ];

@@ -69,7 +69,7 @@ export function PayoffDecisionModal({ request, decision, onClose }: { request: P
           name="text"
           label={t(rejecting ? 'distributionManage.admin.reason' : 'distributionManage.admin.txRef')}
           extra={t(rejecting ? 'distributionManage.admin.reasonHint' : 'distributionManage.admin.txRefHint')}
-          rules={rejecting ? [{ required: true, whitespace: true, message: t('validation.payoffReason') }] : []}
+          rules={rejecting ? [{ required: true, whitespace: true, message: t('distributionManage.admin.reasonRequired') }] : []}
         >
           {rejecting ? <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={NOTE_MAX} data-testid={`${testId}-reason`} /> : <Input maxLength={TX_REF_MAX} data-testid={`${testId}-txref`} />}
         </Form.Item>

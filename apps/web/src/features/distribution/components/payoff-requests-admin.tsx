@@ -1,6 +1,6 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { normalizeLang, PAYOFF_STATUSES, type PayoffDto, type PayoffStatus } from '@resi/contract';
-import { App, Button, Card, Form, InputNumber, Select, Space } from 'antd';
+import { Button, Card, Form, InputNumber, Modal, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
@@ -21,7 +21,7 @@ interface FilterValues {
 export function PayoffRequestsAdmin() {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
-  const { modal } = App.useApp();
+  const [modal, modalHolder] = Modal.useModal();
   const actionsPin = useActionsPin();
   const [form] = Form.useForm<FilterValues>();
   const [filters, setFilters] = useState<PayoffFilters>({ status: 'pending' });
@@ -114,6 +114,7 @@ export function PayoffRequestsAdmin() {
           },
         ]}
       />
+      {modalHolder}
       <PayoffDecisionModal request={deciding?.request ?? null} decision={deciding?.decision ?? 'rejected'} onClose={() => setDeciding(null)} />
     </Card>
   );

@@ -204,7 +204,7 @@ describe('Distribution Management page', { timeout: 30_000 }, () => {
     fireEvent.click(within(list).getAllByTestId('payoff-reject')[0]!);
     await screen.findByTestId('payoff-reject-modal', {}, waitLong);
     fireEvent.click(screen.getByTestId('payoff-reject-confirm'));
-    expect(await screen.findByText('Give the reason for the rejection in the note.', {}, waitLong)).toBeTruthy();
+    expect(await screen.findByText('Enter the reason for the rejection.', {}, waitLong)).toBeTruthy();
     expect(posts(server.calls, '/api/distribution/status')).toHaveLength(1);
     fireEvent.change(screen.getByTestId('payoff-reject-reason'), { target: { value: '  Wrong account  ' } });
     fireEvent.click(screen.getByTestId('payoff-reject-confirm'));
