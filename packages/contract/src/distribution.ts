@@ -139,6 +139,41 @@ export const saveDistributionUserBody = z
   });
 export type SaveDistributionUserBody = z.infer<typeof saveDistributionUserBody>;
 
+/**
+ * A ledger row as the ledger sees it now: an earning is `pending` until its available time, then
+ * `available`, or `voided` by a refund inside its hold; a refund after the hold adds a `reversed` row
+ * of the negative amount.
+ */
+export const COMMISSION_STATES = ['pending', 'available', 'voided', 'reversed'] as const;
+export type CommissionState = (typeof COMMISSION_STATES)[number];
+
+/** `GET /distribution/commission`: `distributorId` is for admins; a distributor always sees only their own. */
+export const commissionQuery = pageQuery.extend({
+  state: z.enum(COMMISSION_STATES).optional(),
+  distributorId: entityId.optional(),
+});
+export type CommissionQuery = z.infer<typeof commissionQuery>;
+
+export const commissionDto = z.object({
+  id: z.number().int(),
+  distributorId: z.number().int(),
+  orderNo: z.string(),
+  /** The referred user whose order earned it. */
+  buyerEmail: z.string(),
+  /** What the order was paid, minor units of `currency`. */
+  orderAmount: z.number().int(),
+  /** Percent the earning was worked out at. */
+  rate: z.number(),
+  /** Minor units of `currency`; negative for a reversal. */
+  amount: z.number().int(),
+  currency: z.string(),
+  state: z.enum(COMMISSION_STATES),
+  createdAt: z.string(),
+  availableAt: z.string(),
+  voidedAt: z.string().nullable(),
+});
+export type CommissionDto = z.infer<typeof commissionDto>;
+
 const amountError = { error: 'validation.payoutAmount' };
 /** `POST /distribution/payoff`: a USDT-TRC20 account must be a TRON address whose checksum holds (checked by the server). */
 export const payoffBody = z.strictObject({

@@ -44,6 +44,11 @@ const DATA_PAGES: Record<string, DataPage> = {
   manageStatistics: { path: '/manage/statistics', never: ['statistics-periods', 'statistics-summary-today'], shows: [['statistics-total-revenue', '$148.45'], ['statistics-top-spend', 'buyer@example.com'], ['statistics-summary-today-revenue', '$123.45']] },
   distributionUser: { path: '/distribution/user', never: [], shows: [['referral-row-referred@example.com', '$50.00'], ['referral-row-referred@example.com', 'admin@example.com']] },
   distributionChannel: { path: '/distribution/channel', never: ['channel-totals', 'channel-chart'], shows: [['channel-total-visits', '15'], ['channel-total-revenue', '$25.00'], ['channel-row-qd-spring-2026-01-01', 'qd=spring']] },
+  distributionManage: {
+    path: '/distribution/manage',
+    never: ['distribution-figures', 'distribution-available', 'payoff-form'],
+    shows: [['distribution-available', '$12.50'], ['distribution-invite-link', 'invite=INV1'], ['distribution-ledger', 'D20260101000000000001'], ['my-payoffs', 'TX-42']],
+  },
   manageSupply: { path: '/manage/supply', never: [], shows: [['catalogue-upstream', 'us1.supplier.example:8000']] },
 };
 
@@ -52,7 +57,6 @@ const QUIET_PAGES: Record<string, string> = {
   faq: '/learn/faq',
   blog: '/learn/blog',
   personal: '/user/personal',
-  distributionManage: '/distribution/manage',
   login: '/user/login',
   register: '/user/register',
   error: '/error',

@@ -1,7 +1,11 @@
 import type {
   ChannelStats,
   DistributionUserDto,
+  CommissionDto,
+  DistributionInfo,
+  DistributionInvite,
   LoginAnalysisResponse,
+  PayoffDto,
   AdminOrderDto,
   AdminUserDto,
   BusinessDto,
@@ -133,6 +137,59 @@ const traffic: TrafficSummary = {
   byAccount: [{ accountId: 1, username: 'scraper_one', bytes: 2 * BYTES_PER_GB }],
 };
 
+const distributionInfo: DistributionInfo = {
+  inviteCode: 'INV1',
+  inviteLink: 'https://console.test/manage/user/register?invite=INV1',
+  rate: 10,
+  referrals: 3,
+  payingReferrals: 1,
+  currency: 'USD',
+  pending: 250,
+  available: 1250,
+  owed: 0,
+  held: 0,
+  paid: 500,
+  minPayout: 1000,
+  payoutMethods: ['usdt-trc20', 'bank'],
+};
+const distributionInvite: DistributionInvite = {
+  inviteCode: 'INV1',
+  inviteLink: distributionInfo.inviteLink,
+  links: [{ channelKey: 'hz', channelValue: 'spring', url: `${distributionInfo.inviteLink}&hz=spring`, visits: 4, registrations: 1 }],
+};
+const commission: CommissionDto = {
+  id: 1,
+  distributorId: 1,
+  orderNo: 'D20260101000000000001',
+  buyerEmail: 'buyer@example.com',
+  orderAmount: 2500,
+  rate: 10,
+  amount: 250,
+  currency: 'USD',
+  state: 'pending',
+  createdAt: '2026-01-01T00:00:00Z',
+  availableAt: '2026-01-08T00:00:00Z',
+  voidedAt: null,
+};
+const payoff: PayoffDto = {
+  id: 1,
+  distributorId: 1,
+  distributorEmail: 'admin@example.com',
+  amount: 500,
+  currency: 'USD',
+  method: 'bank',
+  account: 'IBAN DE00 1234',
+  status: 'paid',
+  note: null,
+  txRef: 'TX-42',
+  decidedBy: 1,
+  createdAt: '2026-01-02T00:00:00Z',
+  updatedAt: '2026-01-03T00:00:00Z',
+  approvedAt: '2026-01-02T12:00:00Z',
+  paidAt: '2026-01-03T00:00:00Z',
+  rejectedAt: null,
+};
+
 /** The data part of a healthy answer to each GET the console's pages make. */
 const figures = (revenue: number) => ({ from: '2026-01-02T00:00:00.000Z', to: '2026-01-02T10:00:00.000Z', registrations: 2, orders: 3, revenue, payingUsers: 2 });
 const growth = { registrations: 0, orders: 0.5, revenue: 0.25, payingUsers: null };
@@ -210,6 +267,11 @@ const ANSWERS: Record<string, unknown> = {
   '/api/manage/upstream': { items: [upstream] },
   '/api/distribution/user': page([referral]),
   '/api/distribution/channel': channelStats,
+  '/api/distribution/info': distributionInfo,
+  '/api/distribution/invite': distributionInvite,
+  '/api/distribution/commission': page([commission]),
+  '/api/distribution/payoff': page([payoff]),
+  '/api/manage/distribution-settings': { defaultRate: 10, holdDays: 7, minPayout: 1000, payoutMethods: ['usdt-trc20'] },
   '/api/manage/supply': { template: 'http://USER-session-{session}:PASS@gate.supplier.example:7000', directEgress: false },
 };
 

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import type { CommissionState } from '@resi/contract';
 import type { CommissionTable, Database } from '../../db/schema';
 
 type Trx = Transaction<Database>;
@@ -17,6 +18,22 @@ export interface LedgerSums {
 }
 
 const num = (v: unknown): number => Number(v ?? 0);
+
+/** One ledger row with its order and buyer, and its state as of the query's `now`. */
+export interface LedgerEntry {
+  id: number;
+  distributor_id: number;
+  order_no: string;
+  buyer_email: string;
+  order_amount: number;
+  rate: number;
+  amount: number;
+  currency: string;
+  state: CommissionState;
+  created_at: string;
+  available_at: string;
+  voided_at: string | null;
+}
 
 /** The commission ledger: rows are only ever added, or a pending earning voided; balances are sums of them. */
 export class CommissionRepository {
@@ -85,5 +102,60 @@ export class CommissionRepository {
       ])
       .executeTakeFirstOrThrow();
     return { pending: num(ledger.pending), matured: num(ledger.matured), held: num(payoffs.held), paid: num(payoffs.paid) };
+  }
+
+  /** One page of the ledger, newest first; `distributorId` null is everyone's. */
+  async page(
+    filter: { distributorId: number | null; state?: CommissionState },
+    now: string,
+    page: number,
+    pageSize: number,
+  ): Promise<{ items: LedgerEntry[]; total: number }> {
+    let q = this.db.selectFrom('commissions as c');
+    if (filter.distributorId !== null) q = q.where('c.distributor_id', '=', filter.distributorId);
+    switch (filter.state) {
+      case 'reversed':
+        q = q.where('c.kind', '=', 'reversal');
+        break;
+      case 'voided':
+        q = q.where('c.kind', '=', 'earn').where('c.voided_at', 'is not', null);
+        break;
+      case 'pending':
+        q = q.where('c.kind', '=', 'earn').where('c.voided_at', 'is', null).where('c.available_at', '>', now);
+        break;
+      case 'available':
+        q = q.where('c.kind', '=', 'earn').where('c.voided_at', 'is', null).where('c.available_at', '<=', now);
+        break;
+    }
+    const [rows, count] = await Promise.all([
+      q
+        .innerJoin('orders as o', 'o.id', 'c.order_id')
+        .innerJoin('users as b', 'b.id', 'c.buyer_id')
+        .select([
+          'c.id',
+          'c.distributor_id',
+          'o.order_no',
+          'b.email as buyer_email',
+          'o.amount as order_amount',
+          'c.rate',
+          'c.amount',
+          'c.currency',
+          'c.kind',
+          'c.created_at',
+          'c.available_at',
+          'c.voided_at',
+        ])
+        .orderBy('c.created_at', 'desc')
+        .orderBy('c.id', 'desc')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute(),
+      q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    const items = rows.map(({ kind, ...r }): LedgerEntry => {
+      const state: CommissionState = kind === 'reversal' ? 'reversed' : r.voided_at !== null ? 'voided' : r.available_at > now ? 'pending' : 'available';
+      return { ...r, order_amount: num(r.order_amount), rate: num(r.rate), amount: num(r.amount), state };
+    });
+    return { items, total: num(count.n) };
   }
 }

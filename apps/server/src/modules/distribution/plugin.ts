@@ -21,7 +21,8 @@ export const distributionModule: FastifyPluginAsync<ModuleDeps> = async (app, { 
   const audit = new AuditLogRepository(db, clock);
   const distribution = new DistributionRepository(db, config.CURRENCY);
   const payoffs = new PayoffRepository(db);
-  const commission = new CommissionService(users, new CommissionRepository(db), distribution);
+  const ledger = new CommissionRepository(db);
+  const commission = new CommissionService(users, ledger, distribution);
   app.orders.fulfilment.onPaid((trx, order, now) => commission.onPaid(trx, order, now));
   app.orders.refunds.onRefund({
     preview: (order, now) => commission.previewRefund(order, now),
@@ -33,6 +34,7 @@ export const distributionModule: FastifyPluginAsync<ModuleDeps> = async (app, { 
     publicUrl: config.PUBLIC_URL,
     distribution,
     commission,
+    ledger,
     payoffs,
     payoffService: new PayoffService(db, clock, payoffs, commission, distribution, audit, config.CURRENCY),
     referrals: new ReferralService(db, clock, users, new UserAdminRepository(db), audit, cutoffs),

@@ -1,8 +1,11 @@
 import {
+  type CommissionDto,
   type DistributionUserDto,
   channelStats as channelStatsDto,
   channelStatsQuery,
   channelVisitBody,
+  commissionDto,
+  commissionQuery,
   distributionInfo,
   distributionInvite,
   distributionSettings,
@@ -27,6 +30,7 @@ import type { UserRepository } from '../auth/user-repository';
 import { sendCsv } from '../exports/csv';
 import { channelCsvColumns, channelCsvRows } from './channel-csv';
 import { channelRange, channelStats } from './channel-stats';
+import type { CommissionRepository, LedgerEntry } from './commission-repository';
 import type { CommissionService } from './commission-service';
 import type { DistributionRepository, ReferralRow, Scope } from './distribution-repository';
 import type { PayoffRepository } from './payoff-repository';
@@ -40,6 +44,7 @@ export interface DistributionRouteDeps {
   publicUrl: string;
   distribution: DistributionRepository;
   commission: CommissionService;
+  ledger: CommissionRepository;
   payoffs: PayoffRepository;
   payoffService: PayoffService;
   referrals: ReferralService;
@@ -63,6 +68,21 @@ const toReferralDto = (r: ReferralRow, currency: string): DistributionUserDto =>
   paidAmount: r.paid_amount,
   commission: r.commission,
   currency,
+});
+
+const toCommissionDto = (r: LedgerEntry): CommissionDto => ({
+  id: r.id,
+  distributorId: r.distributor_id,
+  orderNo: r.order_no,
+  buyerEmail: r.buyer_email,
+  orderAmount: r.order_amount,
+  rate: r.rate,
+  amount: r.amount,
+  currency: r.currency,
+  state: r.state,
+  createdAt: r.created_at,
+  availableAt: r.available_at,
+  voidedAt: r.voided_at,
 });
 
 /**
@@ -143,6 +163,18 @@ export const distributionRoutes: FastifyPluginAsyncZod<DistributionRouteDeps> = 
       const { user } = currentAuth(request);
       const id = await d.referrals.save(user, request.body, { ip: request.ip, lang: request.lang });
       return { data: { id }, message: request.t('messages.saved') };
+    },
+  );
+
+  app.get(
+    '/distribution/commission',
+    { config: distributor, schema: { tags, querystring: commissionQuery, response: { 200: envelope(pageOf(commissionDto)), ...errors } } },
+    async (request) => {
+      const { user } = currentAuth(request);
+      const q = request.query;
+      const filter = { distributorId: scopeOf(user, q.distributorId), state: q.state };
+      const { items, total } = await d.ledger.page(filter, iso(d.clock.now()), q.page, q.pageSize);
+      return { data: { items: items.map(toCommissionDto), total, page: q.page, pageSize: q.pageSize } };
     },
   );
 

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, uniqueEmail, uniqueIp } from '../../../test/accounts';
+import { call, login } from '../../../test/auth-flows';
+import { buy, seedCatalogue, signedIn } from '../../../test/commerce';
+import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { DAY } from '../../lib/clock';
+import { UserRepository } from '../auth/user-repository';
+
+const PASSWORD = 'Passw0rdOK';
+const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' };
+const SETTINGS = { defaultRate: 10, holdDays: 1, minPayout: 100, payoutMethods: ['usdt-trc20'] };
+
+describe.each(DIALECTS)('the commission ledger list on %s', (dialect) => {
+  let t: TestApp;
+  let admin: { token: string };
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await seedCatalogue(t);
+    admin = await signedIn(t, 'admin');
+    expect((await call(t.app, 'POST', '/api/manage/distribution-settings', { token: admin.token, body: SETTINGS })).status).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  async function distributor() {
+    const email = uniqueEmail('dist');
+    const user = await createUser(t, { email, password: PASSWORD, isDistributor: true });
+    const res = await login(t.app, email, PASSWORD, uniqueIp());
+    return { user, token: res.body.token as string };
+  }
+  async function referral(referrerId: number) {
+    const c = await signedIn(t);
+    await new UserRepository(t.db.db).update(c.user.id, { referrer_id: referrerId });
+    return c;
+  }
+  async function paidOrder(token: string) {
+    const orderNo = await buy(t, token, 2, 'sandbox');
+    expect((await t.app.inject({ method: 'POST', url: `/api/pay/sandbox/${orderNo}/pay`, ...form })).statusCode).toBe(200);
+    return orderNo;
+  }
+  const refund = (orderNo: string) => call(t.app, 'POST', '/api/manage/order-refund', { token: admin.token, body: { orderNo, note: 'Sent back by bank transfer' } });
+  const ledger = (token: string, query = '') => call(t.app, 'GET', `/api/distribution/commission${query}`, { token });
+
+  it('a distributor sees their own rows, each state as of now, a reversal as a negative row; another distributor named is 404', async () => {
+    const d = await distributor();
+    const other = await distributor();
+    const c = await referral(d.user.id);
+    await paidOrder((await referral(other.user.id)).token);
+    const reversedOrder = await paidOrder(c.token);
+    t.clock.advance(SETTINGS.holdDays * DAY + 1000);
+    expect((await refund(reversedOrder)).status).toBe(200);
+    const voidedOrder = await paidOrder(c.token);
+    expect((await refund(voidedOrder)).status).toBe(200);
+    const pendingOrder = await paidOrder(c.token);
+
+    const res = await ledger(d.token);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ total: 4, page: 1, pageSize: 20 });
+    const rows = res.body.data.items as { orderNo: string; amount: number; state: string }[];
+    expect(rows.map((r) => [r.orderNo, r.amount, r.state])).toEqual([
+      [pendingOrder, 250, 'pending'],
+      [voidedOrder, 250, 'voided'],
+      [reversedOrder, -250, 'reversed'],
+      [reversedOrder, 250, 'available'],
+    ]);
+    expect(rows[0]).toMatchObject({ distributorId: d.user.id, buyerEmail: c.user.email, orderAmount: 2500, rate: 10, currency: 'USD', voidedAt: null });
+
+    const reversed = await ledger(d.token, '?state=reversed');
+    expect(reversed.body.data).toMatchObject({ total: 1, items: [{ orderNo: reversedOrder, amount: -250 }] });
+    const paged = await ledger(d.token, '?state=available&page=1&pageSize=1');
+    expect(paged.body.data).toMatchObject({ total: 1, items: [{ orderNo: reversedOrder, amount: 250 }] });
+    expect((await ledger(d.token, `?distributorId=${d.user.id}`)).body.data.total).toBe(4);
+    expect((await ledger(d.token, `?distributorId=${other.user.id}`)).status).toBe(404);
+    expect((await ledger(d.token, '?state=settled')).status).toBe(400);
+  });
+
+  it("an admin sees everyone's rows or one distributor's; a customer is refused (403)", async () => {
+    const a = await distributor();
+    const b = await distributor();
+    await paidOrder((await referral(a.user.id)).token);
+    await paidOrder((await referral(b.user.id)).token);
+    const all = await ledger(admin.token, '?pageSize=100');
+    const owners = new Set((all.body.data.items as { distributorId: number }[]).map((r) => r.distributorId));
+    expect(owners).toContain(a.user.id);
+    expect(owners).toContain(b.user.id);
+    const onlyB = await ledger(admin.token, `?distributorId=${b.user.id}`);
+    expect(onlyB.body.data).toMatchObject({ total: 1, items: [{ distributorId: b.user.id, state: 'pending' }] });
+    const customer = await signedIn(t);
+    expect((await ledger(customer.token)).body).toMatchObject({ code: 'FORBIDDEN' });
+    expect((await ledger(customer.token)).status).toBe(403);
+  });
+});
