@@ -1,8 +1,9 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { normalizeLang, PAYOFF_STATUSES, type PayoffDto, type PayoffStatus } from '@resi/contract';
-import { Button, Card, Form, InputNumber, Modal, Select, Space } from 'antd';
+import { Button, Card, Form, Modal, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { UserPicker } from '@/components/user-picker';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { formatMoney } from '@/lib/format';
@@ -57,8 +58,8 @@ export function PayoffRequestsAdmin() {
             data-testid="payoff-filter-status"
           />
         </Form.Item>
-        <Form.Item name="distributorId">
-          <InputNumber<number> min={1} precision={0} placeholder={t('distributionManage.admin.distributorId')} className="filter-input" data-testid="payoff-filter-distributor" />
+        <Form.Item name="distributorId" className="filter-picker">
+          <UserPicker distributorsOnly allowClear placeholder={t('distributionManage.admin.distributorId')} testId="payoff-filter-distributor" />
         </Form.Item>
         <Form.Item>
           <Space>

@@ -47,11 +47,11 @@ afterEach(() => vi.unstubAllGlobals());
 
 const waitLong = { timeout: 10_000 };
 
-function renderList(isAdmin = false) {
+function renderList(isAdmin = false, canCreate = !isAdmin) {
   render(
     <QueryClientProvider client={createQueryClient()}>
       <App>
-        <ReferralList isAdmin={isAdmin} />
+        <ReferralList isAdmin={isAdmin} canCreate={canCreate} />
       </App>
     </QueryClientProvider>,
   );
@@ -73,6 +73,12 @@ describe('Referred users', { timeout: 30_000 }, () => {
     renderList(true);
     expect((await screen.findByTestId('referral-row-referred@example.com', {}, waitLong)).textContent).toContain('dist@example.com');
     expect(screen.getByTestId('referral-filter-distributor')).toBeTruthy();
+  });
+
+  it('offers "create customer" only to a distributor, not to an admin who is none', async () => {
+    renderList(true, false);
+    await screen.findByTestId('referral-row-referred@example.com', {}, waitLong);
+    expect(screen.queryByTestId('referral-create')).toBeNull();
   });
 
   it('asks the server again with the filters on Search', async () => {

@@ -16,7 +16,11 @@ type Editing = { open: false } | { open: true; user: DistributionUserDto | null 
  * The caller's referred users (an admin's: everyone's, or one distributor's) with what they paid and earned,
  * paged by the server; a distributor creates customers under themselves and edits a referral's remark or status.
  */
-export function ReferralList({ isAdmin }: { isAdmin: boolean }) {
+/**
+ * `canCreate`: only a distributor creates customers here. The server files a new customer under whoever
+ * creates it, and under an admin who is not a distributor that customer would earn nobody anything.
+ */
+export function ReferralList({ isAdmin, canCreate }: { isAdmin: boolean; canCreate: boolean }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const [filters, setFilters] = useState<ReferralFilters>({});
@@ -67,11 +71,13 @@ export function ReferralList({ isAdmin }: { isAdmin: boolean }) {
   return (
     <div data-testid="referral-list">
       <ReferralFilterBar onApply={setFilters} byDistributor={isAdmin} />
-      <div className="table-toolbar table-toolbar--end">
-        <Button type="primary" icon={<UserAddOutlined />} onClick={() => setEditing({ open: true, user: null })} data-testid="referral-create">
-          {t('distributionUsers.create')}
-        </Button>
-      </div>
+      {canCreate && (
+        <div className="table-toolbar table-toolbar--end">
+          <Button type="primary" icon={<UserAddOutlined />} onClick={() => setEditing({ open: true, user: null })} data-testid="referral-create">
+            {t('distributionUsers.create')}
+          </Button>
+        </div>
+      )}
       <PagedTable<DistributionUserDto>
         paged={paged}
         rowKey="id"

@@ -10,7 +10,7 @@ export default function DistributionUsersPage() {
   const user = useCurrentUser();
   return (
     <Card variant="borderless" className="surface-card" title={t('distributionUsers.title')} data-testid="distribution-users">
-      <ReferralList isAdmin={userAccess(user).admin} />
+      <ReferralList isAdmin={userAccess(user).admin} canCreate={user?.isDistributor === true} />
     </Card>
   );
 }
