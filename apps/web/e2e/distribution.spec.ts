@@ -245,3 +245,30 @@ for (const [label, viewport] of [
     await admin.context().close();
   });
 }
+
+test('refunding the order still in its hold: the dialog names the distributor’s commission, which is voided', async ({ browser, request }) => {
+  const pending = await request.get('/api/distribution/commission?state=pending', { headers: { Authorization: `Bearer ${distributorToken}` } });
+  const { items } = ((await pending.json()) as { data: { items: { orderNo: string }[] } }).data;
+  expect(items).toHaveLength(1);
+  const orderNo = items[0]!.orderNo;
+
+  const admin = await open(browser, `/manage/manage/order?lang=en&token=${adminToken}`);
+  await settled(admin);
+  await admin.getByTestId('filter-order-no').fill(orderNo);
+  await admin.getByTestId('orders-search').click();
+  const row = admin.locator('.ant-table-row', { hasText: orderNo });
+  await row.getByTestId('refund-order').click();
+  const modal = admin.getByTestId('refund-modal');
+  await expect(modal.getByTestId('refund-commission')).toHaveText(
+    `Distributor ${distributorEmail}: the commission of $5.00 on this order is still pending and is cancelled.`,
+  );
+  await modal.getByTestId('refund-note').fill('Returned through the sandbox');
+  await modal.getByTestId('refund-submit').click();
+  await expect(modal).toBeHidden();
+  await admin.context().close();
+
+  const distributor = await open(browser, `/manage/distribution/manage?lang=en&token=${distributorToken}`);
+  await expect(distributor.getByTestId('distribution-pending')).toHaveText('$0.00');
+  await expect(distributor.getByTestId('distribution-ledger').locator('.ant-table-row', { hasText: orderNo })).toContainText('Voided');
+  await distributor.context().close();
+});
