@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, uniqueEmail, uniqueIp } from '../../../test/accounts';
-import { call, login } from '../../../test/auth-flows';
-import { buy, seedCatalogue, signedIn } from '../../../test/commerce';
+import { call } from '../../../test/auth-flows';
+import { seedCatalogue, signedIn } from '../../../test/commerce';
+import { referralOf, sandboxPaidOrder, signedInDistributor } from '../../../test/distribution-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { DAY } from '../../lib/clock';
-import { UserRepository } from '../auth/user-repository';
 
-const PASSWORD = 'Passw0rdOK';
-const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' };
 const SETTINGS = { defaultRate: 10, holdDays: 1, minPayout: 100, payoutMethods: ['usdt-trc20'] };
 
 describe.each(DIALECTS)('the commission ledger list on %s', (dialect) => {
@@ -21,22 +18,9 @@ describe.each(DIALECTS)('the commission ledger list on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  async function distributor() {
-    const email = uniqueEmail('dist');
-    const user = await createUser(t, { email, password: PASSWORD, isDistributor: true });
-    const res = await login(t.app, email, PASSWORD, uniqueIp());
-    return { user, token: res.body.token as string };
-  }
-  async function referral(referrerId: number) {
-    const c = await signedIn(t);
-    await new UserRepository(t.db.db).update(c.user.id, { referrer_id: referrerId });
-    return c;
-  }
-  async function paidOrder(token: string) {
-    const orderNo = await buy(t, token, 2, 'sandbox');
-    expect((await t.app.inject({ method: 'POST', url: `/api/pay/sandbox/${orderNo}/pay`, ...form })).statusCode).toBe(200);
-    return orderNo;
-  }
+  const distributor = () => signedInDistributor(t);
+  const referral = (referrerId: number) => referralOf(t, referrerId);
+  const paidOrder = (token: string) => sandboxPaidOrder(t, token);
   const refund = (orderNo: string) => call(t.app, 'POST', '/api/manage/order-refund', { token: admin.token, body: { orderNo, note: 'Sent back by bank transfer' } });
   const ledger = (token: string, query = '') => call(t.app, 'GET', `/api/distribution/commission${query}`, { token });
 

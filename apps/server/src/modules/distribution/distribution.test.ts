@@ -1,8 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, uniqueEmail, uniqueIp } from '../../../test/accounts';
+import { uniqueEmail, uniqueIp } from '../../../test/accounts';
 import { call, login } from '../../../test/auth-flows';
 import { buy, seedCatalogue, signedIn } from '../../../test/commerce';
+import { referralOf, sandboxPaidOrder, sandboxPay, signedInDistributor } from '../../../test/distribution-kit';
 import { text } from '../../../test/i18n';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { DAY } from '../../lib/clock';
@@ -12,7 +13,6 @@ const PASSWORD = 'Passw0rdOK';
 const TRON = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
 // The same address with its last character changed: the base58 checksum no longer holds.
 const TRON_TYPO = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBg';
-const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' };
 const SETTINGS = { defaultRate: 10, holdDays: 1, minPayout: 100, payoutMethods: ['usdt-trc20', 'bank'] };
 
 describe.each(DIALECTS)('distribution on %s', (dialect) => {
@@ -27,26 +27,10 @@ describe.each(DIALECTS)('distribution on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  /** A distributor flagged in the store and signed in. */
-  async function distributor(rate: number | null = null) {
-    const email = uniqueEmail('dist');
-    const user = await createUser(t, { email, password: PASSWORD, isDistributor: true });
-    if (rate !== null) await new UserRepository(t.db.db).update(user.id, { commission_rate: rate });
-    const res = await login(t.app, email, PASSWORD, uniqueIp());
-    return { user, token: res.body.token as string };
-  }
-  /** A customer whose referrer is `referrerId`, signed in. */
-  async function referral(referrerId: number) {
-    const c = await signedIn(t);
-    await new UserRepository(t.db.db).update(c.user.id, { referrer_id: referrerId });
-    return c;
-  }
-  const pay = (orderNo: string) => t.app.inject({ method: 'POST', url: `/api/pay/sandbox/${orderNo}/pay`, ...form });
-  async function paidOrder(token: string, goodsId = 2) {
-    const orderNo = await buy(t, token, goodsId, 'sandbox');
-    expect((await pay(orderNo)).statusCode).toBe(200);
-    return orderNo;
-  }
+  const distributor = (rate: number | null = null) => signedInDistributor(t, rate);
+  const referral = (referrerId: number) => referralOf(t, referrerId);
+  const pay = (orderNo: string) => sandboxPay(t, orderNo);
+  const paidOrder = (token: string, goodsId = 2) => sandboxPaidOrder(t, token, goodsId);
   const info = async (token: string) => {
     const res = await call(t.app, 'GET', '/api/distribution/info', { token });
     expect(res.status).toBe(200);
