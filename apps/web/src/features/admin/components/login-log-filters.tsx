@@ -1,8 +1,9 @@
-import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { DownloadOutlined } from '@ant-design/icons';
 import { LOGIN_RESULTS, type LoginResult } from '@resi/contract';
-import { Button, DatePicker, Form, type FormInstance, Input, Select, Space } from 'antd';
+import { Button, DatePicker, Form, type FormInstance, Input, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { FilterButtons } from '@/components/filter-buttons';
 import { dateRangeQuery } from '@/lib/format';
 import { optionalText } from '@/lib/form-rules';
 import type { LoginLogFilters } from '../api/get-login-logs';
@@ -42,24 +43,17 @@ export function LoginLogFilterBar({ form, onApply, onExport, exporting }: { form
       <Form.Item name="range">
         <DatePicker.RangePicker allowEmpty={[true, true]} />
       </Form.Item>
-      <Form.Item>
-        <Space wrap>
-          <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="logins-search">
-            {t('admin.search')}
-          </Button>
-          <Button
-            onClick={() => {
-              form.resetFields();
-              onApply({});
-            }}
-          >
-            {t('commerce.filters.reset')}
-          </Button>
-          <Button icon={<DownloadOutlined />} loading={exporting} onClick={onExport} data-testid="logins-export">
-            {t('logins.export')}
-          </Button>
-        </Space>
-      </Form.Item>
+      <FilterButtons
+        searchTestId="logins-search"
+        onReset={() => {
+          form.resetFields();
+          onApply({});
+        }}
+      >
+        <Button icon={<DownloadOutlined />} loading={exporting} onClick={onExport} data-testid="logins-export">
+          {t('logins.export')}
+        </Button>
+      </FilterButtons>
     </Form>
   );
 }

@@ -1,4 +1,4 @@
-import { CheckCircleOutlined, DownloadOutlined, EnvironmentOutlined, PlusOutlined, RollbackOutlined, SearchOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, DownloadOutlined, EnvironmentOutlined, PlusOutlined, RollbackOutlined } from '@ant-design/icons';
 import {
   normalizeLang,
   ORDER_KINDS,
@@ -13,6 +13,7 @@ import { Button, DatePicker, Descriptions, Form, Input, Modal, Select, Space } f
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FilterButtons } from '@/components/filter-buttons';
 import { CopyableCode } from '@/components/copyable-code';
 import { OrderItems } from '@/components/order-items';
 import { OrderStatusTag } from '@/components/order-status-tag';
@@ -124,21 +125,13 @@ export function OrderDesk() {
         <Form.Item name="range">
           <DatePicker.RangePicker allowEmpty={[true, true]} />
         </Form.Item>
-        <Form.Item>
-          <Space>
-            <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="orders-search">
-              {t('admin.search')}
-            </Button>
-            <Button
-              onClick={() => {
-                form.resetFields();
-                apply({});
-              }}
-            >
-              {t('commerce.filters.reset')}
-            </Button>
-          </Space>
-        </Form.Item>
+        <FilterButtons
+          searchTestId="orders-search"
+          onReset={() => {
+            form.resetFields();
+            apply({});
+          }}
+        />
       </Form>
       <div className="table-toolbar table-toolbar--end">
         <Space wrap>

@@ -1,8 +1,8 @@
-import { SearchOutlined } from '@ant-design/icons';
 import type { UserFilter } from '@resi/contract';
-import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
+import { DatePicker, Form, Input, InputNumber, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { FilterButtons } from '@/components/filter-buttons';
 import { dateRangeQuery } from '@/lib/format';
 import { optionalText } from '@/lib/form-rules';
 
@@ -79,21 +79,13 @@ export function UserFilterBar({ onApply }: { onApply: (filters: Partial<UserFilt
       <Form.Item name="range">
         <DatePicker.RangePicker allowEmpty={[true, true]} placeholder={[t('users.filters.from'), t('users.filters.to')]} />
       </Form.Item>
-      <Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="users-search">
-            {t('admin.search')}
-          </Button>
-          <Button
-            onClick={() => {
-              form.resetFields();
-              onApply({});
-            }}
-          >
-            {t('commerce.filters.reset')}
-          </Button>
-        </Space>
-      </Form.Item>
+      <FilterButtons
+        searchTestId="users-search"
+        onReset={() => {
+          form.resetFields();
+          onApply({});
+        }}
+      />
     </Form>
   );
 }

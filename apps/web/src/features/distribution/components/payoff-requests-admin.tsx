@@ -1,8 +1,8 @@
-import { SearchOutlined } from '@ant-design/icons';
 import { normalizeLang, PAYOFF_STATUSES, type PayoffDto, type PayoffStatus } from '@resi/contract';
 import { Button, Card, Form, Modal, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FilterButtons } from '@/components/filter-buttons';
 import { UserPicker } from '@/components/user-picker';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { useActionsPin } from '@/hooks/use-actions-pin';
@@ -61,21 +61,13 @@ export function PayoffRequestsAdmin() {
         <Form.Item name="distributorId" className="filter-picker">
           <UserPicker distributorsOnly allowClear placeholder={t('distributionManage.admin.distributorId')} testId="payoff-filter-distributor" />
         </Form.Item>
-        <Form.Item>
-          <Space>
-            <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="payoff-search">
-              {t('distributionManage.admin.search')}
-            </Button>
-            <Button
-              onClick={() => {
-                form.resetFields();
-                apply(form.getFieldsValue());
-              }}
-            >
-              {t('distributionManage.admin.reset')}
-            </Button>
-          </Space>
-        </Form.Item>
+        <FilterButtons
+          searchTestId="payoff-search"
+          onReset={() => {
+            form.resetFields();
+            apply(form.getFieldsValue());
+          }}
+        />
       </Form>
       <PagedTable<PayoffDto>
         paged={paged}

@@ -1,6 +1,6 @@
-import { SearchOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Select, Space } from 'antd';
+import { Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { FilterButtons } from '@/components/filter-buttons';
 import { UserPicker } from '@/components/user-picker';
 import { optionalText } from '@/lib/form-rules';
 import type { ReferralFilters } from '../api/get-referrals';
@@ -39,21 +39,13 @@ export function ReferralFilterBar({ onApply, byDistributor }: { onApply: (filter
           <UserPicker distributorsOnly allowClear placeholder={t('distributionUsers.filters.distributor')} testId="referral-filter-distributor" />
         </Form.Item>
       ) : null}
-      <Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="referral-search">
-            {t('admin.search')}
-          </Button>
-          <Button
-            onClick={() => {
-              form.resetFields();
-              onApply({});
-            }}
-          >
-            {t('commerce.filters.reset')}
-          </Button>
-        </Space>
-      </Form.Item>
+      <FilterButtons
+        searchTestId="referral-search"
+        onReset={() => {
+          form.resetFields();
+          onApply({});
+        }}
+      />
     </Form>
   );
 }
