@@ -120,6 +120,7 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
       // Distribution: another distributor's referrals, payoffs and referral ids.
       'GET /api/distribution/user': { url: () => `/api/distribution/user?distributorId=${distributor.user.id}` },
       'GET /api/distribution/payoff': { url: () => `/api/distribution/payoff?distributorId=${distributor.user.id}` },
+      'GET /api/distribution/commission': { url: () => `/api/distribution/commission?distributorId=${distributor.user.id}` },
       'POST /api/distribution/saveuser': { url: () => '/api/distribution/saveuser', body: () => ({ id: referred.user.id, status: 'disabled' }) },
     };
 
