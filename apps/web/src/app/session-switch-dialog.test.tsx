@@ -59,7 +59,9 @@ afterEach(() => {
   resetApiClientState();
 });
 
-describe('a link with ?token= (navigation rule 1, issue 9)', () => {
+// Its waits allow 10 s for the whole console shell to render on a loaded 2-core machine: the test's own
+// budget must be longer than that, not the 5 s default (it ran out once with two browser suites beside it).
+describe('a link with ?token= (navigation rule 1, issue 9)', { timeout: 30_000 }, () => {
   it('is adopted without a question by a tab without a session, and leaves the address', async () => {
     stubApi();
     const router = renderAt('/user/personal?token=customer-token&lang=en');
