@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
 import { UserRepository } from '../src/modules/auth/user-repository';
 import { createUser, uniqueEmail, uniqueIp } from './accounts';
-import { login } from './auth-flows';
-import { buy, signedIn } from './commerce';
-import type { TestApp } from './test-app';
+import { call, login } from './auth-flows';
+import { buy, seedCatalogue, signedIn } from './commerce';
+import type { Dialect } from '../src/db/database';
+import { type TestApp, createTestApp } from './test-app';
 
 const PASSWORD = 'Passw0rdOK';
 const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' };
@@ -32,4 +33,13 @@ export async function sandboxPaidOrder(t: TestApp, token: string, goodsId = 2): 
   const orderNo = await buy(t, token, goodsId, 'sandbox');
   expect((await sandboxPay(t, orderNo)).statusCode).toBe(200);
   return orderNo;
+}
+
+/** A test app with the demo catalogue, a signed-in admin, and the distribution settings `settings` saved. */
+export async function distributionApp(dialect: Dialect, settings: Record<string, unknown>) {
+  const t = await createTestApp(dialect);
+  await seedCatalogue(t);
+  const admin = await signedIn(t, 'admin');
+  expect((await call(t.app, 'POST', '/api/manage/distribution-settings', { token: admin.token, body: settings })).status).toBe(200);
+  return { t, admin };
 }

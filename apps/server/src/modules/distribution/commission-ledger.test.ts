@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
-import { seedCatalogue, signedIn } from '../../../test/commerce';
-import { referralOf, sandboxPaidOrder, signedInDistributor } from '../../../test/distribution-kit';
-import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { signedIn } from '../../../test/commerce';
+import { distributionApp, referralOf, sandboxPaidOrder, signedInDistributor } from '../../../test/distribution-kit';
+import { DIALECTS, type TestApp } from '../../../test/test-app';
 import { DAY } from '../../lib/clock';
 
 const SETTINGS = { defaultRate: 10, holdDays: 1, minPayout: 100, payoutMethods: ['usdt-trc20'] };
@@ -11,10 +11,7 @@ describe.each(DIALECTS)('the commission ledger list on %s', (dialect) => {
   let t: TestApp;
   let admin: { token: string };
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    await seedCatalogue(t);
-    admin = await signedIn(t, 'admin');
-    expect((await call(t.app, 'POST', '/api/manage/distribution-settings', { token: admin.token, body: SETTINGS })).status).toBe(200);
+    ({ t, admin } = await distributionApp(dialect, SETTINGS));
   });
   afterAll(() => t.close());
 

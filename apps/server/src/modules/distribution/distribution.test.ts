@@ -2,10 +2,10 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail, uniqueIp } from '../../../test/accounts';
 import { call, login } from '../../../test/auth-flows';
-import { buy, seedCatalogue, signedIn } from '../../../test/commerce';
-import { referralOf, sandboxPaidOrder, sandboxPay, signedInDistributor } from '../../../test/distribution-kit';
+import { buy, signedIn } from '../../../test/commerce';
+import { distributionApp, referralOf, sandboxPaidOrder, sandboxPay, signedInDistributor } from '../../../test/distribution-kit';
 import { text } from '../../../test/i18n';
-import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { DIALECTS, type TestApp } from '../../../test/test-app';
 import { DAY } from '../../lib/clock';
 import { UserRepository } from '../auth/user-repository';
 
@@ -19,11 +19,7 @@ describe.each(DIALECTS)('distribution on %s', (dialect) => {
   let t: TestApp;
   let admin: { token: string; user: { id: number; email: string } };
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    await seedCatalogue(t);
-    admin = await signedIn(t, 'admin');
-    const saved = await call(t.app, 'POST', '/api/manage/distribution-settings', { token: admin.token, body: SETTINGS });
-    expect(saved.status).toBe(200);
+    ({ t, admin } = await distributionApp(dialect, SETTINGS));
   });
   afterAll(() => t.close());
 

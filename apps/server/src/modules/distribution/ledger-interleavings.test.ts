@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, uniqueEmail, uniqueIp } from '../../../test/accounts';
 import { call, login } from '../../../test/auth-flows';
-import { buy, seedCatalogue, signedIn } from '../../../test/commerce';
-import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
+import { buy, signedIn } from '../../../test/commerce';
+import { distributionApp } from '../../../test/distribution-kit';
+import { DIALECTS, type TestApp } from '../../../test/test-app';
 import { DAY } from '../../lib/clock';
 import { UserRepository } from '../auth/user-repository';
 
@@ -64,14 +65,7 @@ describe.each(DIALECTS)('commission ledger under random interleavings on %s', (d
   let t: TestApp;
   let admin: { token: string };
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    await seedCatalogue(t);
-    admin = await signedIn(t, 'admin');
-    const saved = await call(t.app, 'POST', '/api/manage/distribution-settings', {
-      token: admin.token,
-      body: { defaultRate: RATE, holdDays: HOLD_DAYS, minPayout: MIN_PAYOUT, payoutMethods: ['bank'] },
-    });
-    expect(saved.status).toBe(200);
+    ({ t, admin } = await distributionApp(dialect, { defaultRate: RATE, holdDays: HOLD_DAYS, minPayout: MIN_PAYOUT, payoutMethods: ['bank'] }));
   });
   afterAll(() => t.close());
 
