@@ -15,7 +15,7 @@ export default defineConfig({
   // these 2-core machines while the server works too (a row that came a moment late failed a run).
   // Expectations still wait for their condition and pass the moment it holds.
   expect: { timeout: 15_000 },
-  reporter: [['list'], ['json', { outputFile: process.env.E2E_JSON ?? `${E2E.root}/artifacts/e2e-${E2E.store}.json` }]],
+  reporter: [['list'], ['./failure-context-reporter.ts'], ['json', { outputFile: process.env.E2E_JSON ?? `${E2E.root}/artifacts/e2e-${E2E.store}.json` }]],
   use: {
     baseURL: E2E.baseURL,
     locale: 'en-US',
@@ -39,6 +39,9 @@ export default defineConfig({
       timeout: 60_000,
       // SIGTERM, not the default SIGKILL: the server flushes metering and the wrapper drops the database.
       gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+      // The server's warnings and errors (LOG_LEVEL below) go into the run's output: a failure in CI then
+      // shows what the server said at that moment.
+      stdout: 'pipe',
       env: {
         E2E_DATA_DIR: E2E.dataDir,
         E2E_PG_DATABASE: E2E.store === 'postgres' ? (E2E.databaseName ?? '') : '',
