@@ -39,7 +39,11 @@ async function main(): Promise<void> {
     process.stdout.write('Demo catalogue created: packages, regions, business lines and the sandbox payment method.\n');
   }
 
-  const log = pino({ level: config.LOG_LEVEL });
+  // Written asynchronously: a line waits while the previous write is under way and goes out with the
+  // lines queued behind it, so a busy API makes one write per batch instead of one blocking write per
+  // request (about 5 % of GET /api/user's CPU). pino flushes what is queued when the process exits.
+  const logStream = pino.destination({ dest: 1, sync: false });
+  const log = pino({ level: config.LOG_LEVEL }, logStream);
   const stops: Array<() => Promise<void>> = [];
   // Cut-offs reach the gateways at once: in this process directly, in others through Redis (docs/gateway.md#cut-off-timing).
   const cutoffs: CutoffBus = config.REDIS_URL
@@ -55,7 +59,7 @@ async function main(): Promise<void> {
 
   if (role !== 'gateway') {
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
-    const app = await buildApp({ config, db, mailer, cutoffs, metrics, readiness });
+    const app = await buildApp({ config, db, mailer, cutoffs, metrics, readiness, logger: { stream: logStream } });
     await ensureFirstAdmin(new UserRepository(db.db), systemClock, {
       email: config.ADMIN_EMAIL,
       password: config.ADMIN_PASSWORD,

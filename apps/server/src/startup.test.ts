@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,4 +48,45 @@ describe('starting the server with a bad environment', () => {
     expect(res.stderr).toMatch(/^\s*PORT: /m);
     expect(res.stderr).not.toMatch(/^\s+at /m);
   });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// The log is written asynchronously (main.ts): a line must still come out at once on a quiet server,
+// and what is queued when the process stops must not be lost.
+describe('the server log', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'resi-log-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints its start line while idle, and its shutdown line before it exits', async () => {
+    const port = await freePort();
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1' };
+    const child = spawn(tsx, [main, '--role=api'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    const started = new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: string) => {
+        out += chunk;
+        if (out.includes('console at')) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await started;
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string });
+    expect(lines.map((l) => l.msg)).toContain('shutting down');
+  }, 30_000);
 });
