@@ -149,7 +149,7 @@ export type CommissionState = (typeof COMMISSION_STATES)[number];
 
 /** `GET /distribution/commission`: `distributorId` is for admins; a distributor always sees only their own. */
 export const commissionQuery = pageQuery.extend({
-  state: z.enum(COMMISSION_STATES).optional(),
+  state: z.enum(COMMISSION_STATES, { error: 'validation.commissionState' }).optional(),
   distributorId: entityId.optional(),
 });
 export type CommissionQuery = z.infer<typeof commissionQuery>;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
 import { signedIn } from '../../../test/commerce';
 import { distributionApp, referralOf, sandboxPaidOrder, signedInDistributor } from '../../../test/distribution-kit';
+import { text } from '../../../test/i18n';
 import { DIALECTS, type TestApp } from '../../../test/test-app';
 import { DAY } from '../../lib/clock';
 
@@ -19,7 +20,7 @@ describe.each(DIALECTS)('the commission ledger list on %s', (dialect) => {
   const referral = (referrerId: number) => referralOf(t, referrerId);
   const paidOrder = (token: string) => sandboxPaidOrder(t, token);
   const refund = (orderNo: string) => call(t.app, 'POST', '/api/manage/order-refund', { token: admin.token, body: { orderNo, note: 'Sent back by bank transfer' } });
-  const ledger = (token: string, query = '') => call(t.app, 'GET', `/api/distribution/commission${query}`, { token });
+  const ledger = (token: string, query = '', lang?: string) => call(t.app, 'GET', `/api/distribution/commission${query}`, { token, lang });
 
   it('a distributor sees their own rows, each state as of now, a reversal as a negative row; another distributor named is 404', async () => {
     const d = await distributor();
@@ -51,7 +52,9 @@ describe.each(DIALECTS)('the commission ledger list on %s', (dialect) => {
     expect(paged.body.data).toMatchObject({ total: 1, items: [{ orderNo: reversedOrder, amount: 250 }] });
     expect((await ledger(d.token, `?distributorId=${d.user.id}`)).body.data.total).toBe(4);
     expect((await ledger(d.token, `?distributorId=${other.user.id}`)).status).toBe(404);
-    expect((await ledger(d.token, '?state=settled')).status).toBe(400);
+    const unknownState = await ledger(d.token, '?state=settled', 'zh');
+    expect(unknownState.status).toBe(400);
+    expect(unknownState.body.message).toContain(text('zh', 'validation.commissionState'));
   });
 
   it("an admin sees everyone's rows or one distributor's; a customer is refused (403)", async () => {
