@@ -1,7 +1,7 @@
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, confirmSessionSwitch, keepScreenshot, LANGS } from './helpers';
+import { apiLogin, apiRegister, choosePayMethod, confirmSessionSwitch, keepScreenshot, LANGS } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 // Selling traffic end to end: a customer buys with the sandbox, then with the manual method, which an admin
@@ -43,7 +43,7 @@ test('a customer buys a package with the sandbox: the payment page opens in a ne
   const checkout = page.getByTestId('checkout-method');
   await expect(checkout).toContainText('Basic 10 GB');
   await expect(checkout.getByTestId('pay-method-sandbox')).toContainText('Demo');
-  await checkout.getByTestId('pay-method-sandbox').click();
+  await choosePayMethod(checkout, 'sandbox');
 
   const popupOpened = context.waitForEvent('page');
   await page.getByTestId('checkout-pay').click();
@@ -75,7 +75,7 @@ test('a customer orders with the manual method and sees the instructions; closin
   await page.goto(`/manage/center/buy?lang=en&token=${customerToken}`);
   const starter = page.locator('.package-card', { hasText: 'Starter 1 GB' });
   await starter.getByTestId('package-buy').click();
-  await page.getByTestId('pay-method-manual').click();
+  await choosePayMethod(page.getByTestId('checkout-method'), 'manual');
   await page.getByTestId('checkout-pay').click();
   const instructions = page.getByTestId('pay-instructions');
   await expect(instructions).toBeVisible();

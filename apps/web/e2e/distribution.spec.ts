@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choose, confirmDialog, keepScreenshot, LANGS, openWithSession, requestMailCode, settled } from './helpers';
+import { apiLogin, apiRegister, choose, choosePayMethod, confirmDialog, keepScreenshot, LANGS, openWithSession, requestMailCode, settled } from './helpers';
 import { horizontalOverflow } from './layout-checks';
 import { expectLocalizedPage } from './localized';
 
@@ -101,7 +101,7 @@ test('the distributor finds their invite link; a visitor lands on it with ?qd=sp
   const basic = visitor.locator('.package-card', { hasText: 'Basic 10 GB' });
   await basic.getByTestId('package-buy').click();
   const checkout = visitor.getByTestId('checkout-method');
-  await checkout.getByTestId('pay-method-sandbox').click();
+  await choosePayMethod(checkout, 'sandbox');
   const popupOpened = visitor.context().waitForEvent('page');
   await visitor.getByTestId('checkout-pay').click();
   const sandbox = await popupOpened;

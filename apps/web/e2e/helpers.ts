@@ -46,6 +46,23 @@ export async function confirmDialog(page: Page, buttonTestId: string): Promise<v
 }
 
 /**
+ * Chooses a payment method in a checkout and waits until it shows as chosen. A click given while the
+ * checkout's dialog is still opening (antd's zoom-in) can miss its option on a loaded machine: the first
+ * method stayed preselected and the order went out as a manual transfer while the test waited for the
+ * sandbox's tab (the page snapshot of such a failure showed the bank transfer instructions). Then the
+ * click is given again.
+ */
+export async function choosePayMethod(scope: Locator, method: 'sandbox' | 'manual'): Promise<void> {
+  const option = scope.getByTestId(`pay-method-${method}`);
+  // `has` is matched inside each label, so it names the option from the page, not from `scope`.
+  const radio = scope.locator('label', { has: scope.page().getByTestId(`pay-method-${method}`) }).locator('input[type=radio]');
+  await expect(async () => {
+    if (!(await radio.isChecked())) await option.click({ timeout: 5_000 });
+    await expect(radio).toBeChecked({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+/**
  * Answers "switch account" in the session-switch dialog and waits until it has closed. A click that lands
  * while the page behind is still loading can reach a dialog that is being replaced (it is loaded on
  * demand): then the dialog is still open and the click is given again.

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot, LANGS, settled } from './helpers';
+import { apiLogin, apiRegister, choosePayMethod, keepScreenshot, LANGS, settled } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 // Refunds end to end: a customer buys traffic with the sandbox, an admin refunds the order from the order desk
@@ -54,7 +54,7 @@ test('a customer buys traffic with the sandbox; the admin refunds it with a note
   // The first page of a fresh browser takes long on a loaded 2-core machine: a budget, not a wait.
   await expect(page.getByTestId('balance-value')).toContainText('0 B', { timeout: 45_000 });
   await page.locator('.package-card', { hasText: 'Basic 10 GB' }).getByTestId('package-buy').click();
-  await page.getByTestId('checkout-method').getByTestId('pay-method-sandbox').click();
+  await choosePayMethod(page.getByTestId('checkout-method'), 'sandbox');
   const popupOpened = context.waitForEvent('page');
   await page.getByTestId('checkout-pay').click();
   const sandbox = await popupOpened;

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choose, keepScreenshot, LANGS } from './helpers';
+import { apiLogin, apiRegister, choose, choosePayMethod, keepScreenshot, LANGS } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 // Static residential IPs as a customer uses them: bought and paid with the sandbox, listed with their
@@ -59,7 +59,7 @@ test('a customer buys 2 static IPs on Package Purchase, pays with the sandbox an
   await offer.getByTestId('static-buy').click();
   const checkout = page.getByTestId('checkout-method');
   await expect(checkout).toContainText('Online shops · 2 IP · 30 days');
-  await checkout.getByTestId('pay-method-sandbox').click();
+  await choosePayMethod(checkout, 'sandbox');
   const popup = context.waitForEvent('page');
   await page.getByTestId('checkout-pay').click();
   const sandbox = await popup;
@@ -115,7 +115,7 @@ test('the customer renews one IP through the checkout: its expiry moves 30 days 
   const choice = page.getByTestId('renew-choice');
   await expect(choice).toContainText(bought[0]!);
   await expect(page.getByTestId('renew-total')).toHaveText('$5.00');
-  await choice.getByTestId('pay-method-sandbox').click();
+  await choosePayMethod(choice, 'sandbox');
 
   const popup = context.waitForEvent('page');
   await page.getByTestId('renew-pay').click();

@@ -1,7 +1,7 @@
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot, LANGS, openWithSession, settled } from './helpers';
+import { apiLogin, apiRegister, choosePayMethod, keepScreenshot, LANGS, openWithSession, settled } from './helpers';
 import { horizontalOverflow } from './layout-checks';
 import { expectLocalizedPage } from './localized';
 
@@ -43,7 +43,7 @@ test('a customer buys a package with the sandbox', async ({ page, context }) => 
   await page.goto(`/manage/center/buy?lang=en&token=${customerToken}`);
   const basic = page.locator('.package-card', { hasText: 'Basic 10 GB' });
   await basic.getByTestId('package-buy').click();
-  await page.getByTestId('checkout-method').getByTestId('pay-method-sandbox').click();
+  await choosePayMethod(page.getByTestId('checkout-method'), 'sandbox');
   const popupOpened = context.waitForEvent('page');
   await page.getByTestId('checkout-pay').click();
   const sandbox = await popupOpened;
