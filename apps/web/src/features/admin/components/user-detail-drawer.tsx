@@ -61,6 +61,9 @@ export function UserDetailDrawer({ userId, onClose }: { userId: number | null; o
       onClose={onClose}
       size={screens.md ? 760 : '100%'}
       title={detail.data?.user.email ?? t('users.detail.title')}
+      // Closed from the far corner: at the start of the header the close button sat under the page's
+      // centred "Saved." message, and a pointer resting there keeps antd's message from leaving.
+      closable={{ placement: 'end' }}
       destroyOnHidden
       data-testid="user-detail"
     >

@@ -18,7 +18,15 @@ export function HistoryDrawer({ row, onClose }: { row: StaticInventoryDto | null
       .filter(Boolean)
       .join(' · ');
   return (
-    <Drawer open={row !== null} onClose={onClose} title={t('staticAdmin.history.title', { ip: row?.ip ?? '' })} destroyOnHidden data-testid="static-history">
+    <Drawer
+      open={row !== null}
+      onClose={onClose}
+      title={t('staticAdmin.history.title', { ip: row?.ip ?? '' })}
+      // As the user detail: the close button in the far corner, clear of the page's centred messages.
+      closable={{ placement: 'end' }}
+      destroyOnHidden
+      data-testid="static-history"
+    >
       <QueryState query={history} errorTitle={t('staticAdmin.history.loadFailed')}>
         {(events) =>
           events.length === 0 ? (
