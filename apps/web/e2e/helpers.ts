@@ -15,11 +15,19 @@ export async function openWithSession(page: Page, address: string): Promise<void
 }
 
 /**
+ * What the first look at a page just opened may take: a fresh tab loads the console's code and its data
+ * on a 2-core machine that also runs the server, and took over the 15 s of other expectations under load.
+ * A budget, not a wait: the expectation passes the moment the page is there.
+ */
+export const FIRST_PAINT_MS = 60_000;
+
+/**
  * Waits until the page has nothing loading (no skeleton, no spinner): a click or a choice made while
- * parts of the page still arrive can reach an element that is about to be replaced, and be lost.
+ * parts of the page still arrive can reach an element that is about to be replaced, and be lost. Often
+ * the first look at a page just opened, so it has that budget.
  */
 export async function settled(page: Page): Promise<void> {
-  await expect(page.locator('.ant-skeleton, .ant-spin-spinning, .page-loading')).toHaveCount(0);
+  await expect(page.locator('.ant-skeleton, .ant-spin-spinning, .page-loading')).toHaveCount(0, { timeout: FIRST_PAINT_MS });
 }
 
 /** Picks an option and checks the select shows it: a pick made while the dropdown still moves can be lost, then it is made again. */

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choose, keepScreenshot, LANGS, settled } from './helpers';
+import { apiLogin, apiRegister, choose, FIRST_PAINT_MS, keepScreenshot, LANGS, settled } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 /** How long usage may take to reach the page: a gateway flush, then a refresh, on a loaded 2-core machine. */
@@ -214,7 +214,7 @@ const TEXTS = {
 test('screenshots of Rotating Residential and Get Proxy in three languages', async ({ page }) => {
   for (const lang of LANGS) {
     await page.goto(`/manage/center/rotatingResidential?lang=${lang}&token=${customerToken}`);
-    await expect(page.getByTestId('proxy-accounts').locator('.ant-table-row', { hasText: proxyUser })).toBeVisible();
+    await expect(page.getByTestId('proxy-accounts').locator('.ant-table-row', { hasText: proxyUser })).toBeVisible({ timeout: FIRST_PAINT_MS });
     await expect(page.getByTestId('usage-chart').locator('.usage-chart__bar').first()).toBeVisible();
     await expectLocalizedPage(page, TEXTS[lang].rotating);
     await keepScreenshot(page, `rotating-residential-${lang}`);
