@@ -27,6 +27,8 @@ let inviteLink = '';
 async function open(browser: Browser, address: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
   const page = await (await browser.newContext({ viewport })).newPage();
   await openWithSession(page, address);
+  // A fresh browser's first page: loaded within the first-paint budget before anything is read from it.
+  await settled(page);
   return page;
 }
 
