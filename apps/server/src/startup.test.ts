@@ -1,9 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../test/store-gateway-kit';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
@@ -20,15 +20,16 @@ function start(env: Record<string, string>): Promise<{ code: number | null; stde
   });
 }
 
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'resi-start-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
 // No store is opened: the process stops while reading its configuration.
 describe('starting the server with a bad environment', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'resi-start-'));
-  });
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   it('stops with a message naming DATA_DIR when it cannot be created', async () => {
     // A regular file where a directory should be: refused even for root, unlike permissions.
@@ -50,29 +51,12 @@ describe('starting the server with a bad environment', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 // The log is written asynchronously (main.ts): a line must still come out at once on a quiet server,
 // and what is queued when the process stops must not be lost.
 describe('the server log', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'resi-log-'));
-  });
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   it('prints its start line while idle, and its shutdown line before it exits', async () => {
     const port = await freePort();
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1' };
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: path.join(dir, 'log'), PORT: String(port), HOST: '127.0.0.1' };
     const child = spawn(tsx, [main, '--role=api'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8');

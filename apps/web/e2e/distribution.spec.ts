@@ -48,7 +48,6 @@ test('a customer gets 403 on the distribution calls and is not shown the pages',
 
 test('an admin makes the customer a distributor at 20 % and sets a payoff minimum of $5', async ({ browser }) => {
   const admin = await open(browser, `/manage/manage/user?lang=en&token=${adminToken}`);
-  await settled(admin);
   await admin.getByTestId('user-filter-email').fill(distributorEmail);
   await admin.getByTestId('users-search').click();
   const row = admin.locator('.ant-table-row', { hasText: distributorEmail });
@@ -255,7 +254,6 @@ test('refunding the order still in its hold: the dialog names the distributor’
   const orderNo = items[0]!.orderNo;
 
   const admin = await open(browser, `/manage/manage/order?lang=en&token=${adminToken}`);
-  await settled(admin);
   await admin.getByTestId('filter-order-no').fill(orderNo);
   await admin.getByTestId('orders-search').click();
   const row = admin.locator('.ant-table-row', { hasText: orderNo });
