@@ -1,6 +1,12 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { consoleTexts, initI18n } from '@/lib/i18n';
+
+// Toasts of components tested without the antd provider go to a host that the cleanup unmounts (toast-host.tsx).
+vi.mock('@/lib/static-notify', async () => {
+  const { testToastHost } = await import('./toast-host');
+  return { staticMessage: testToastHost };
+});
 
 // antd's responsive helpers ask for matchMedia, which jsdom lacks. Width queries are answered for jsdom's
 // window (1024 px wide), so the layout renders as on a desktop screen.
