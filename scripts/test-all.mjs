@@ -1,8 +1,9 @@
 // The README's test command: lint, typecheck, unit and API tests (SQLite and PostgreSQL), build, then
 // the browser tests against the built server, once on SQLite and once on PostgreSQL. Every step runs even
 // if an earlier one failed (except that browser tests need the build), and the last line sums up the tests
-// of every run in the plain "N passed, N failed" form.
-import { spawnSync } from 'node:child_process';
+// of every run in the plain "N passed, N failed" form. CI keeps only the end of the output, so a failed
+// step's own last lines (where vitest and Playwright say what failed) are printed again at the end.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -17,19 +18,34 @@ rmSync(vitestJson, { force: true });
 for (const store of e2eStores) rmSync(e2eJson(store), { force: true });
 
 const failedSteps = [];
-function step(name, cmd, args, env = {}) {
+const recapLines = 40;
+const recaps = [];
+/** Runs a step with its output passed through; keeps its last lines for the recap if it fails. */
+async function step(name, cmd, args, env = {}) {
   process.stdout.write(`\n=== ${name}: ${cmd} ${args.join(' ')}\n`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  if (r.status !== 0) failedSteps.push(name);
-  return r.status === 0;
+  const child = spawn(cmd, args, { stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let tail = '';
+  const keep = (chunk) => {
+    tail = (tail + chunk.toString()).slice(-64 * 1024);
+  };
+  child.stdout.on('data', (c) => (process.stdout.write(c), keep(c)));
+  child.stderr.on('data', (c) => (process.stderr.write(c), keep(c)));
+  const status = await new Promise((resolve) => child.on('close', resolve));
+  if (status !== 0) {
+    failedSteps.push(name);
+    // eslint-disable-next-line no-control-regex -- colour codes out of the recap
+    const lines = tail.replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => l.trim() !== '');
+    recaps.push(`--- ${name} (exit ${status}), its last lines:\n${lines.slice(-recapLines).join('\n')}`);
+  }
+  return status === 0;
 }
 
-step('lint', 'npx', ['eslint', '.']);
-step('typecheck', 'npm', ['run', 'typecheck']);
-step('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
-if (step('build', 'npm', ['run', 'build'])) {
+await step('lint', 'npx', ['eslint', '.']);
+await step('typecheck', 'npm', ['run', 'typecheck']);
+await step('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+if (await step('build', 'npm', ['run', 'build'])) {
   for (const store of e2eStores) {
-    step(`browser tests on ${store}`, 'npx', ['playwright', 'test', '-c', 'apps/web/e2e/playwright.config.ts'], { E2E_DATABASE: store, E2E_JSON: e2eJson(store) });
+    await step(`browser tests on ${store}`, 'npx', ['playwright', 'test', '-c', 'apps/web/e2e/playwright.config.ts'], { E2E_DATABASE: store, E2E_JSON: e2eJson(store) });
   }
 }
 
@@ -47,6 +63,7 @@ for (const store of e2eStores) {
   passed += s.expected;
   failed += s.unexpected;
 }
+for (const recap of recaps) process.stdout.write(`\n${recap}\n`);
 if (failedSteps.length) process.stdout.write(`\nFailed steps: ${failedSteps.join(', ')}\n`);
 process.stdout.write(`\ntests: ${passed} passed, ${failed} failed\n`);
 process.exit(failedSteps.length || failed ? 1 : 0);
