@@ -25,17 +25,18 @@ async function step(name, cmd, args, env = {}) {
   process.stdout.write(`\n=== ${name}: ${cmd} ${args.join(' ')}\n`);
   const child = spawn(cmd, args, { stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let tail = '';
-  const keep = (chunk) => {
-    tail = (tail + chunk.toString()).slice(-64 * 1024);
+  const keep = (text) => {
+    tail = (tail + text).slice(-64 * 1024);
   };
-  child.stdout.on('data', (c) => (process.stdout.write(c), keep(c)));
-  child.stderr.on('data', (c) => (process.stderr.write(c), keep(c)));
-  const status = await new Promise((resolve) => child.on('close', resolve));
+  // Decoded as text by the streams, so a character split between two chunks (test titles in Chinese) stays whole.
+  child.stdout.setEncoding('utf8').on('data', (c) => (process.stdout.write(c), keep(c)));
+  child.stderr.setEncoding('utf8').on('data', (c) => (process.stderr.write(c), keep(c)));
+  const [status, signal] = await new Promise((resolve) => child.on('close', (code, sig) => resolve([code, sig])));
   if (status !== 0) {
     failedSteps.push(name);
     // eslint-disable-next-line no-control-regex -- colour codes out of the recap
     const lines = tail.replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => l.trim() !== '');
-    recaps.push(`--- ${name} (exit ${status}), its last lines:\n${lines.slice(-recapLines).join('\n')}`);
+    recaps.push(`--- ${name} (${signal ? `killed by ${signal}` : `exit ${status}`}), its last lines:\n${lines.slice(-recapLines).join('\n')}`);
   }
   return status === 0;
 }
