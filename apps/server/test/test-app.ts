@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Config, loadConfig } from '../src/config';
 import { type Db, type Dialect, openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
@@ -11,13 +12,13 @@ import { RATE_LIMITS, type RateLimitRules } from '../src/http/rate-limits';
 import type { CutoffBus } from '../src/lib/cutoff-bus';
 import { createMailer } from '../src/mail/mailer';
 import type { Metrics } from '../src/ops/metrics';
+import { type StoreTemplates, TEST_DATABASE_URL, copySqliteTemplate } from './store-templates';
 import { TestClock } from './test-clock';
 
 /** Every data test runs once per dialect (Kysely's own test style). */
 export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
 
-/** CI points this at the machine's PostgreSQL; the default is the same local server. */
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { TEST_DATABASE_URL };
 
 export const CAPTCHA = '2468';
 
@@ -29,17 +30,31 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A fresh PostgreSQL database per test app, so files run in parallel without seeing each other's rows. */
-export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** This run's migrated templates (test/global-setup.ts); undefined when the run has none (then tests migrate). */
+function storeTemplates(): StoreTemplates | undefined {
+  try {
+    return inject('storeTemplates');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A fresh PostgreSQL database per test app, so files run in parallel without seeing each other's rows.
+ * Empty, or with `migrated` a copy of this run's migrated template; `migrated` then says whether it is one.
+ */
+export async function createPgDatabase(opts: { migrated?: boolean } = {}): Promise<{ url: string; migrated: boolean; drop(): Promise<void> }> {
   const name = `resi_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const template = opts.migrated ? storeTemplates()?.postgres : undefined;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    migrated: Boolean(template),
     async drop() {
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await c.connect();
@@ -47,6 +62,21 @@ export async function createPgDatabase(): Promise<{ url: string; drop(): Promise
       await c.end();
     },
   };
+}
+
+/**
+ * A store of the dialect with every migration run, for a test app or two handles: a copy of this run's
+ * template (a new database on PostgreSQL, the file copied into the empty `dataDir` on SQLite). `migrated`
+ * is false when the run has no templates: the caller then migrates it.
+ */
+export async function createMigratedStore(dialect: Dialect, dataDir: string): Promise<{ databaseUrl?: string; migrated: boolean; drop(): Promise<void> }> {
+  if (dialect === 'postgres') {
+    const pgDb = await createPgDatabase({ migrated: true });
+    return { databaseUrl: pgDb.url, migrated: pgDb.migrated, drop: pgDb.drop };
+  }
+  const template = storeTemplates()?.sqlite;
+  if (template) copySqliteTemplate(template, dataDir);
+  return { migrated: Boolean(template), drop: async () => undefined };
 }
 
 export interface TestAppOptions {
@@ -75,8 +105,8 @@ export interface TestAppOptions {
 export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const owner = opts.sameStoreAs;
   const dataDir = owner?.config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'resi-test-'));
-  const pgDb = dialect === 'postgres' && !owner ? await createPgDatabase() : null;
-  const databaseUrl = owner?.config.DATABASE_URL ?? pgDb?.url;
+  const store = owner ? null : await createMigratedStore(dialect, dataDir);
+  const databaseUrl = owner?.config.DATABASE_URL ?? store?.databaseUrl;
   const config = loadConfig(
     {
       NODE_ENV: 'test',
@@ -100,11 +130,11 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
     mailer.close();
     await db.db.destroy();
     if (owner) return;
-    await pgDb?.drop();
+    await store?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    if (!owner) await migrateToLatest(db.db);
+    if (store && !store.migrated) await migrateToLatest(db.db);
     const logger = log ? { level: 'trace', stream: { write: (line: string) => log(line) } } : false;
     app = await buildApp({ config, db, mailer, clock, logger, cutoffs: opts.cutoffs, rateLimits: opts.rateLimits ?? RAISED_RATE_LIMITS, metrics: opts.metrics });
     await opts.beforeReady?.(app);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Db, type Dialect, openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
-import { createPgDatabase } from './test-app';
+import { createMigratedStore } from './test-app';
 
 /**
  * One migrated store seen through two independent handles, as two API processes see it (for SQLite,
@@ -11,17 +11,17 @@ import { createPgDatabase } from './test-app';
  */
 export async function twoStores(dialect: Dialect): Promise<{ a: Db; b: Db; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'resi-two-stores-'));
-  const pg = dialect === 'postgres' ? await createPgDatabase() : null;
-  const a = openDatabase({ databaseUrl: pg?.url, dataDir });
-  const b = openDatabase({ databaseUrl: pg?.url, dataDir });
-  await migrateToLatest(a.db);
+  const store = await createMigratedStore(dialect, dataDir);
+  const a = openDatabase({ databaseUrl: store.databaseUrl, dataDir });
+  const b = openDatabase({ databaseUrl: store.databaseUrl, dataDir });
+  if (!store.migrated) await migrateToLatest(a.db);
   return {
     a,
     b,
     async close() {
       await a.db.destroy();
       await b.db.destroy();
-      await pg?.drop();
+      await store.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

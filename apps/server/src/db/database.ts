@@ -5,6 +5,9 @@ import pg from 'pg';
 import type { Database } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** The SQLite store's file in DATA_DIR (with its -wal and -shm beside it while open). */
+export const SQLITE_FILE = 'resi.sqlite';
 export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
@@ -27,7 +30,7 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): D
     pool.on('error', () => undefined);
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
-  const sqlite = new Sqlite(path.join(opts.dataDir, 'resi.sqlite'));
+  const sqlite = new Sqlite(path.join(opts.dataDir, SQLITE_FILE));
   // WAL lets the gateway and API read while another writes; busy_timeout waits out a second process's write.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
