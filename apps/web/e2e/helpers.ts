@@ -103,26 +103,34 @@ export async function apiLogin(request: APIRequestContext, account: string, pass
   return ((await res.json()) as { token: string }).token;
 }
 
-/** Registers a customer through the API with the code mailed to the outbox; returns the session token. */
-export async function apiRegister(request: APIRequestContext, email: string, password: string): Promise<string> {
+/** Registers a customer through the API with the code mailed to the outbox (with `inviteCode`: a distributor's referral); returns the session token. */
+export async function apiRegister(request: APIRequestContext, email: string, password: string, extra: { inviteCode?: string } = {}): Promise<string> {
   const captcha = await request.get('/api/captcha');
   const { data } = (await captcha.json()) as { data: { id: string } };
   const sentAfter = Date.now() - 1;
   const sent = await request.post('/api/send-mail-code', { data: { email, purpose: 'register', captchaId: data.id, captcha: E2E.captcha } });
   expect(sent.ok(), await sent.text()).toBe(true);
   const code = await codeFromOutbox(email, sentAfter);
-  const res = await request.post('/api/register', { data: { email, password, code, agree: true } });
+  const res = await request.post('/api/register', { data: { email, password, code, agree: true, ...extra } });
   expect(res.ok(), await res.text()).toBe(true);
   return ((await res.json()) as { token: string }).token;
 }
 
-/** Full-page screenshot kept as a test artefact under artifacts/screenshots. */
+/** Tour mode (`npm run tour`, E2E_TOUR=1): screenshots are taken for people to look at; otherwise none are. */
+export const TOUR = process.env.E2E_TOUR === '1';
+
+/**
+ * Full-page screenshot under artifacts/screenshots/<store>/ (`name` may hold folders), in tour mode only:
+ * nothing compares the pictures, so an ordinary run does not spend its time taking them.
+ */
 export async function keepScreenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(E2E.screenshots, { recursive: true });
+  if (!TOUR) return;
+  const file = path.join(E2E.screenshots, `${name}.png`);
+  mkdirSync(path.dirname(file), { recursive: true });
   // From the top: a full-page capture of a scrolled page draws the fixed side menu and the sticky
   // header at the scroll offset, in the middle of the picture, where no user ever sees them.
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(E2E.screenshots, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: file, fullPage: true });
 }
 
 export const LANGS = ['en', 'zh-cn', 'zh'] as const;

@@ -52,6 +52,11 @@ async function visibleUiTexts(page: Page): Promise<string[]> {
   }, UI_TEXT);
 }
 
+/** Visible UI texts of the page that look like untranslated keys or unfilled placeholders; none is expected. */
+export async function rawKeyTexts(page: Page): Promise<string[]> {
+  return (await visibleUiTexts(page)).filter(looksLikeRawKey);
+}
+
 /**
  * The page is in the expected language: `Resi Console - <title>`, one visible heading (page heading, card or
  * dialog title) with the given text, and no UI text that looks like an untranslated key.
@@ -61,6 +66,5 @@ export async function expectLocalizedPage(page: Page, expected: { title: string;
   const headings = page.locator('h1, h2, h3, h4, h5, h6, .ant-card-head-title, .ant-modal-title');
   const exact = new RegExp(`^\\s*${expected.heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
   await expect(headings.filter({ hasText: exact }).first()).toBeVisible();
-  const raw = (await visibleUiTexts(page)).filter(looksLikeRawKey);
-  expect(raw, `texts that look like raw i18n keys on ${page.url()}`).toEqual([]);
+  expect(await rawKeyTexts(page), `texts that look like raw i18n keys on ${page.url()}`).toEqual([]);
 }
