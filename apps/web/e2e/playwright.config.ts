@@ -3,13 +3,16 @@ import { E2E } from './e2e-env';
 
 export default defineConfig({
   testDir: '.',
-  testMatch: '*.spec.ts',
+  // PostgreSQL gets a short smoke of the journeys that cross the store: the server tests hold every data
+  // rule on both stores, and the whole browser suite (layout and languages included) runs on SQLite.
+  testMatch: E2E.store === 'postgres' ? 'store-smoke.spec.ts' : '*.spec.ts',
+  testIgnore: E2E.store === 'postgres' ? [] : 'store-smoke.spec.ts',
   outputDir: `${E2E.root}/test-results/${E2E.store}`,
   // One server and one store: tests run in order and never retry, so a pass is a real pass.
   workers: 1,
   retries: 0,
-  // The screenshot tours (several pages × three languages) and the account journey take most of a minute
-  // on a quiet 2-core machine and over it under load: a budget for the whole test, not a wait in it.
+  // The account journey and the distribution steps take most of a minute on a quiet 2-core machine and over
+  // it under load (the layout tours set their own): a budget for the whole test, not a wait in it.
   timeout: 120_000,
   // Playwright's 5 s default for an expectation is shorter than a first render of a lazy page takes on
   // these 2-core machines while the server works too (a row that came a moment late failed a run).
