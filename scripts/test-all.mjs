@@ -1,8 +1,10 @@
 // The README's test command: lint, typecheck, unit and API tests (SQLite and PostgreSQL), build, then
-// the browser tests against the built server, once on SQLite and once on PostgreSQL. Every step runs even
-// if an earlier one failed (except that browser tests need the build), and the last line sums up the tests
-// of every run in the plain "N passed, N failed" form. CI keeps only the end of the output, so a failed
-// step's own last lines (where vitest and Playwright say what failed) are printed again at the end.
+// the browser tests against the built server: the whole suite on SQLite and its store smoke on PostgreSQL
+// (apps/web/e2e/playwright.config.ts picks the specs per store; docs/testing.md says why). Every step runs
+// even if an earlier one failed (except that browser tests need the build). The summary gives each step's
+// duration and vitest's 15 slowest files, and its last line sums up the tests of every run in the plain
+// "N passed, N failed" form. CI keeps only the end of the output, so a failed step's own last lines (where
+// vitest and Playwright say what failed) are printed again at the end.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -18,11 +20,14 @@ rmSync(vitestJson, { force: true });
 for (const store of e2eStores) rmSync(e2eJson(store), { force: true });
 
 const failedSteps = [];
+/** Each step's name, outcome and wall time, for the summary. */
+const timings = [];
 const recapLines = 40;
 const recaps = [];
 /** Runs a step with its output passed through; keeps its last lines for the recap if it fails. */
 async function step(name, cmd, args, env = {}) {
   process.stdout.write(`\n=== ${name}: ${cmd} ${args.join(' ')}\n`);
+  const started = performance.now();
   const child = spawn(cmd, args, { stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let tail = '';
   const keep = (text) => {
@@ -32,6 +37,7 @@ async function step(name, cmd, args, env = {}) {
   child.stdout.setEncoding('utf8').on('data', (c) => (process.stdout.write(c), keep(c)));
   child.stderr.setEncoding('utf8').on('data', (c) => (process.stderr.write(c), keep(c)));
   const [status, signal] = await new Promise((resolve) => child.on('close', (code, sig) => resolve([code, sig])));
+  timings.push({ name, ok: status === 0, seconds: (performance.now() - started) / 1000 });
   if (status !== 0) {
     failedSteps.push(name);
     // eslint-disable-next-line no-control-regex -- colour codes out of the recap
@@ -56,6 +62,12 @@ if (existsSync(vitestJson)) {
   const v = JSON.parse(readFileSync(vitestJson, 'utf8'));
   passed += v.numPassedTests;
   failed += v.numFailedTests;
+  // Where the next minute of vitest is to be won: its slowest files, setup and tests together.
+  const slowest = v.testResults
+    .map((f) => ({ file: path.relative(process.cwd(), f.name), seconds: (f.endTime - f.startTime) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 15);
+  process.stdout.write(`\nvitest's 15 slowest files:\n${slowest.map((f) => `${f.seconds.toFixed(1).padStart(7)} s  ${f.file}`).join('\n')}\n`);
 }
 for (const store of e2eStores) {
   if (!existsSync(e2eJson(store))) continue;
@@ -64,6 +76,8 @@ for (const store of e2eStores) {
   passed += s.expected;
   failed += s.unexpected;
 }
+const total = timings.reduce((sum, t) => sum + t.seconds, 0);
+process.stdout.write(`\nsteps:\n${timings.map((t) => `${t.seconds.toFixed(0).padStart(6)} s  ${t.ok ? 'ok    ' : 'FAILED'}  ${t.name}`).join('\n')}\n${total.toFixed(0).padStart(6)} s  in all\n`);
 for (const recap of recaps) process.stdout.write(`\n${recap}\n`);
 if (failedSteps.length) process.stdout.write(`\nFailed steps: ${failedSteps.join(', ')}\n`);
 process.stdout.write(`\ntests: ${passed} passed, ${failed} failed\n`);
