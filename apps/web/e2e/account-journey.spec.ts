@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, keepScreenshot, requestMailCode } from './helpers';
+import { apiLogin, requestMailCode } from './helpers';
 
 // One customer's whole first visit, in order: the steps share the account they create.
 test.describe.configure({ mode: 'serial' });
@@ -204,23 +204,4 @@ test('the token query parameter starts a session and leaves the address bar', as
   await expect(page).toHaveURL(/\/manage\/user\/login/);
   expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
   expect((await request.get('/api/user', { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
-});
-
-test('screenshots of login, register and personal info in three languages', async ({ page, request }) => {
-  const token = await apiLogin(request, email, secondPassword);
-  for (const lang of ['en', 'zh-cn', 'zh'] as const) {
-    await page.goto(`/manage/user/login?lang=${lang}`);
-    await expect(page.getByTestId('login-form')).toBeVisible();
-    await expect(page.getByTestId('captcha-image').locator('img')).toBeVisible();
-    await keepScreenshot(page, `login-${lang}`);
-
-    await page.goto(`/manage/user/register?lang=${lang}`);
-    await expect(page.getByTestId('register-form')).toBeVisible();
-    await expect(page.getByTestId('captcha-image').locator('img')).toBeVisible();
-    await keepScreenshot(page, `register-${lang}`);
-
-    await page.goto(`/manage/user/personal?lang=${lang}&token=${token}`);
-    await expect(page.getByTestId('profile-card')).toContainText(email);
-    await keepScreenshot(page, `personal-${lang}`);
-  }
 });

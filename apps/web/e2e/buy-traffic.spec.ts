@@ -1,8 +1,7 @@
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choosePayMethod, confirmSessionSwitch, keepScreenshot, LANGS } from './helpers';
-import { expectLocalizedPage } from './localized';
+import { apiLogin, apiRegister, choosePayMethod, confirmSessionSwitch } from './helpers';
 
 // Selling traffic end to end: a customer buys with the sandbox, then with the manual method, which an admin
 // verifies. The steps share the customer and the store, so they run in order.
@@ -123,54 +122,4 @@ test('an admin verifies the pending manual order in User Recharge and the balanc
   await page.goto(`/manage/center/buy?token=${customerToken}`);
   await confirmSessionSwitch(page);
   await expect(page.getByTestId('balance-value')).toContainText('11 GB');
-});
-
-/** Per language: each page's title and one heading on it, written out so a missing translation fails. */
-const TEXTS = {
-  en: {
-    buy: { title: 'Package Purchase', heading: 'Traffic packages' },
-    recharge: { title: 'Recharge Details', heading: 'Recharge Details' },
-    order: { title: 'User Recharge', heading: 'User Recharge' },
-    pay: { title: 'Payment Settings', heading: 'Payment Settings' },
-  },
-  'zh-cn': {
-    buy: { title: '套餐购买', heading: '流量套餐' },
-    recharge: { title: '充值明细', heading: '充值明细' },
-    order: { title: '用户充值', heading: '用户充值' },
-    pay: { title: '支付设置', heading: '支付设置' },
-  },
-  zh: {
-    buy: { title: '套餐購買', heading: '流量套餐' },
-    recharge: { title: '充值明細', heading: '充值明細' },
-    order: { title: '用戶充值', heading: '用戶充值' },
-    pay: { title: '支付設定', heading: '支付設定' },
-  },
-} as const;
-
-test('screenshots of buy, recharge details, user recharge and payment settings in three languages', async ({ page }) => {
-  for (const lang of LANGS) {
-    await page.goto(`/manage/center/buy?lang=${lang}&token=${customerToken}`);
-    await expect(page.getByTestId('packages')).toBeVisible();
-    await expect(page.getByTestId('balance-value')).toContainText('11 GB');
-    await expectLocalizedPage(page, TEXTS[lang].buy);
-    await keepScreenshot(page, `buy-${lang}`);
-
-    await page.goto(`/manage/center/rechargeDetails?lang=${lang}`);
-    await expect(page.locator('.ant-table-row')).toHaveCount(2);
-    await expectLocalizedPage(page, TEXTS[lang].recharge);
-    await keepScreenshot(page, `recharge-details-${lang}`);
-  }
-  for (const lang of LANGS) {
-    await page.goto(`/manage/manage/order?lang=${lang}&token=${adminToken}`);
-    // The tab holds the customer's session until the first admin link is confirmed.
-    if (lang === LANGS[0]) await confirmSessionSwitch(page);
-    await expect(page.getByTestId('order-desk').locator('.ant-table-row').first()).toBeVisible();
-    await expectLocalizedPage(page, TEXTS[lang].order);
-    await keepScreenshot(page, `user-recharge-${lang}`);
-
-    await page.goto(`/manage/manage/pay?lang=${lang}`);
-    await expect(page.getByTestId('pay-config-manual')).toBeVisible();
-    await expectLocalizedPage(page, TEXTS[lang].pay);
-    await keepScreenshot(page, `payment-settings-${lang}`);
-  }
 });

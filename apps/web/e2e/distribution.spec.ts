@@ -1,8 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choose, choosePayMethod, confirmDialog, keepScreenshot, LANGS, openWithSession, requestMailCode, settled } from './helpers';
-import { horizontalOverflow } from './layout-checks';
-import { expectLocalizedPage } from './localized';
+import { apiLogin, apiRegister, choose, choosePayMethod, confirmDialog, openWithSession, requestMailCode, settled } from './helpers';
 
 // Distribution end to end (docs/business-rules.md#distribution): an admin makes a customer a distributor at
 // 20 %; a visitor lands on the invite link with ?qd=spring, registers and buys with the sandbox; the
@@ -206,46 +204,6 @@ test('Channel Statistics shows the visit, the registration and the payments unde
   await expect(distributor.getByTestId(`channel-row-qd-spring-${today}`)).toContainText('$50.00');
   await distributor.context().close();
 });
-
-/** Per language: the page titles the pictures are checked against. */
-const TITLES = {
-  en: { manage: 'Distribution Management', users: 'Distribution Users', channel: 'Channel Statistics', paid: 'Paid' },
-  'zh-cn': { manage: '分销管理', users: '分销用户', channel: '渠道统计', paid: '已打款' },
-  zh: { manage: '分銷管理', users: '分銷用戶', channel: '渠道統計', paid: '已撥款' },
-} as const;
-
-for (const [label, viewport] of [
-  ['1440', { width: 1440, height: 900 }],
-  ['390', { width: 390, height: 844 }],
-] as const) {
-  test(`screenshots at ${label} px of the three distribution pages and the payoff desk, in three languages`, async ({ browser }) => {
-    const page = await open(browser, `/manage/distribution/manage?lang=en&token=${distributorToken}`, viewport);
-    const admin = await open(browser, `/manage/distribution/manage?lang=en&token=${adminToken}`, viewport);
-    for (const lang of LANGS) {
-      const titles = TITLES[lang];
-      for (const [path, name, ready] of [
-        ['/distribution/manage', titles.manage, 'distribution-figures'],
-        ['/distribution/user', titles.users, `referral-row-${visitorEmail}`],
-        ['/distribution/channel', titles.channel, 'channel-totals'],
-      ] as const) {
-        await page.goto(`/manage${path}?lang=${lang}`);
-        await expect(page.getByTestId(ready)).toBeVisible({ timeout: 60_000 });
-        await settled(page);
-        await expectLocalizedPage(page, { title: name, heading: name });
-        expect((await horizontalOverflow(page)).outside).toEqual([]);
-        await keepScreenshot(page, `distribution-${path.split('/')[2]}-${lang}-${label}`);
-      }
-      await admin.goto(`/manage/distribution/manage?lang=${lang}&tab=requests`);
-      await choose(admin, admin.getByTestId('payoff-filter-status'), titles.paid);
-      await admin.getByTestId('payoff-search').click();
-      await expect(admin.getByTestId('payoff-requests').locator('.ant-table-row')).toHaveCount(1);
-      await settled(admin);
-      await keepScreenshot(admin, `distribution-requests-${lang}-${label}`);
-    }
-    await page.context().close();
-    await admin.context().close();
-  });
-}
 
 test('refunding the order still in its hold: the dialog names the distributor’s commission, which is voided', async ({ browser, request }) => {
   const pending = await request.get('/api/distribution/commission?state=pending', { headers: { Authorization: `Bearer ${distributorToken}` } });

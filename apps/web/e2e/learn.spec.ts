@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { LANGS, apiRegister, keepScreenshot, openWithSession } from './helpers';
-import { expectLocalizedPage } from './localized';
+import { apiRegister } from './helpers';
 
 let token = '';
 let endpoint = { host: '', httpPort: 0, socksPort: 0 };
@@ -52,28 +51,4 @@ test('the FAQ opens a question, the blog lists its posts, and the toolbox conver
   await converter.getByText('user:pass@host:port', { exact: true }).click();
   await expect(converter.getByTestId('converter-output')).toContainText(`alice01-country-us:secret@${host}:${httpPort}`);
   await expect(converter.getByTestId('converter-errors')).toContainText('not a proxy line');
-});
-
-const TEXTS = {
-  en: { knowledgeBase: 'Knowledge Base', faq: 'FAQ', blog: 'Blog', toolbox: 'Toolbox' },
-  'zh-cn': { knowledgeBase: '知识库', faq: '常见问题', blog: '博客', toolbox: '工具箱' },
-  zh: { knowledgeBase: '知識庫', faq: '常見問題', blog: '部落格', toolbox: '工具箱' },
-} as const;
-
-test('screenshots of the knowledge base, FAQ, blog and toolbox in three languages', async ({ page }) => {
-  const pages = [
-    ['knowledgeBase', '/manage/learn/knowledge?article=username-parameters', 'article-view'],
-    ['faq', '/manage/learn/faq', 'faq-list'],
-    ['blog', '/manage/learn/blog', 'article-list'],
-    ['toolbox', '/manage/toolbox', 'line-converter'],
-  ] as const;
-  await openWithSession(page, `/manage/center?token=${token}`);
-  for (const lang of LANGS) {
-    for (const [name, path, ready] of pages) {
-      await page.goto(`${path}${path.includes('?') ? '&' : '?'}lang=${lang}`);
-      await expect(page.getByTestId(ready)).toBeVisible();
-      await expectLocalizedPage(page, { title: TEXTS[lang][name], heading: TEXTS[lang][name] });
-      await keepScreenshot(page, `${name}-${lang}`);
-    }
-  }
 });

@@ -1,12 +1,10 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, openWithSession } from './helpers';
-import { duplicateIds, horizontalOverflow } from './layout-checks';
+import { apiLogin, apiRegister, keepScreenshot } from './helpers';
 
-// Phone-sized screens (390 × 844) and wide ones: no page reaches past the screen's edge, the menu is a drawer
-// over the page on a phone, and the side menu fills the height of a wide screen however long the page.
+// Phone-sized screens (390 × 844) and wide ones: the menu is a drawer over the page on a phone, and the side
+// menu fills the height of a wide screen however long the page. That no page reaches past the screen's
+// edge, in every language, is layout.spec.ts's tour.
 test.describe.configure({ mode: 'serial' });
 
 const PHONE = { width: 390, height: 844 };
@@ -17,16 +15,6 @@ const GB = 1024 ** 3;
 let token = '';
 let adminToken = '';
 let orderNo = '';
-
-/** Every customer page of the route table, read from its source so a new page is checked too. */
-function customerPaths(): string[] {
-  const source = readFileSync(path.join(E2E.root, 'apps/web/src/app/routes.tsx'), 'utf8');
-  return source
-    .split('layoutRoute({')
-    .slice(1)
-    .filter((block) => /access: 'customer'/.test(block))
-    .map((block) => /path: '([^']+)'/.exec(block)?.[1] ?? '');
-}
 
 async function asCustomer(request: APIRequestContext, method: 'get' | 'post', url: string, data?: unknown) {
   const res = await request[method](url, { headers: { Authorization: `Bearer ${token}` }, data });
@@ -41,14 +29,6 @@ async function settled(page: Page, address: string): Promise<void> {
   await expect(page.locator('.page-heading__title')).toBeVisible();
   await expect(page.locator('.ant-spin-spinning, .ant-skeleton, .page-loading')).toHaveCount(0);
   if (query?.startsWith('article=')) await expect(page.locator('.article-view__title')).toBeVisible();
-}
-
-/** A screenshot under artifacts/screenshots/<store>/layout, of the whole page or (fullPage false) of the screen. */
-async function shot(page: Page, name: string, fullPage = true): Promise<void> {
-  const dir = path.join(E2E.screenshots, 'layout');
-  mkdirSync(dir, { recursive: true });
-  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
 }
 
 test.beforeAll(async ({ request }) => {
@@ -69,26 +49,6 @@ test.beforeAll(async ({ request }) => {
   orderNo = bought.order.orderNo;
 });
 
-test('on a 390 px phone no customer page reaches past the screen, in English, Simplified and Traditional Chinese', async ({ page }) => {
-  // A budget for the whole tour (about fifteen pages in each of three languages), not a wait in it.
-  test.setTimeout(300_000);
-  await page.setViewportSize(PHONE);
-  // And an article of each library: code blocks and tables in Markdown.
-  const paths = [...customerPaths(), '/learn/knowledge?article=getting-started', '/toolbox?article=curl'];
-  expect(paths).toEqual(expect.arrayContaining(['/center', '/center/rechargeDetails', '/user/personal']));
-  for (const lang of ['en', 'zh-cn', 'zh']) {
-    await openWithSession(page, `/manage/center?lang=${lang}&token=${token}`);
-    for (const pathname of paths) {
-      await page.goto(`/manage${pathname}`);
-      await settled(page, pathname);
-      const overflow = await horizontalOverflow(page);
-      expect(overflow, `${pathname} (${lang})`).toEqual({ scrollWidth: PHONE.width, innerWidth: PHONE.width, outside: [] });
-      expect(await duplicateIds(page), `duplicate ids on ${pathname}`).toEqual([]);
-      await shot(page, `390-${lang}${pathname.replace(/[/?=]/g, '-')}`);
-    }
-  }
-});
-
 test('on a phone the menu is a drawer over the page that closes once an entry is chosen', async ({ page }) => {
   await page.setViewportSize(PHONE);
   await page.goto(`/manage/center?lang=en&token=${token}`);
@@ -107,7 +67,7 @@ test('on a phone the menu is a drawer over the page that closes once an entry is
   await expect(page.getByTestId('menu-open')).toHaveAttribute('aria-expanded', 'true');
   // Over the page, not beside it: the content keeps its place and width.
   expect(await content.boundingBox()).toEqual(before);
-  await shot(page, '390-en-menu-open', false);
+  await keepScreenshot(page, 'layout/390-en-menu-open');
 
   await page.getByTestId('side-menu').getByText('Recharge Details').click();
   await settled(page, '/center/rechargeDetails');
@@ -151,59 +111,5 @@ test('on a wide screen the side menu fills the height of a long page, scrolled t
   expect(await page.evaluate(() => document.elementFromPoint(20, window.innerHeight - 2)?.closest('.app-sider') !== null)).toBe(true);
   expect(menu && menu.y).toBeGreaterThanOrEqual(0);
   expect(menu && menu.y).toBeLessThan(100);
-  await shot(page, '1440-en-rotating');
-});
-
-test('the usage chart lists download before upload in every language', async ({ page }) => {
-  await page.setViewportSize(WIDE);
-  const legends = [
-    ['en', 'Download', 'Upload'],
-    ['zh-cn', '下载', '上传'],
-    ['zh', '下載', '上傳'],
-  ] as const;
-  for (const [lang, down, up] of legends) {
-    await page.goto(`/manage/center?lang=${lang}&token=${token}`);
-    const chart = page.getByTestId('usage-chart');
-    await expect(chart).toContainText(up);
-    const text = await chart.innerText();
-    expect(text.indexOf(down), `${lang}: ${text}`).toBeGreaterThanOrEqual(0);
-    expect(text.indexOf(down)).toBeLessThan(text.indexOf(up));
-  }
-});
-
-test('every menu label is shown whole at the normal menu width, in all three languages', async ({ page }) => {
-  await page.setViewportSize(WIDE);
-  const admin = adminToken;
-  for (const lang of ['en', 'zh-cn', 'zh']) {
-    await page.goto(`/manage/distribution/manage?lang=${lang}&token=${admin}`);
-    await settled(page, '/distribution/manage');
-    const menu = page.getByTestId('side-menu');
-    // Open every group, so every label is laid out.
-    const closed = menu.locator('.ant-menu-submenu:not(.ant-menu-submenu-open)');
-    for (let left = await closed.count(); left > 0; left -= 1) {
-      await closed.first().locator('.ant-menu-submenu-title').click();
-      await expect(closed).toHaveCount(left - 1);
-    }
-    const cut = await menu.evaluate((el) =>
-      [...el.querySelectorAll<HTMLElement>('.ant-menu-title-content')]
-        .filter((label) => label.scrollWidth > label.clientWidth + 1 || label.getBoundingClientRect().right > el.getBoundingClientRect().right)
-        .map((label) => label.innerText),
-    );
-    expect(cut, lang).toEqual([]);
-    await shot(page, `1440-${lang}-distribution-manage`);
-  }
-});
-
-test('wide screenshots in English and Chinese', async ({ page }) => {
-  await page.setViewportSize(WIDE);
-  for (const lang of ['en', 'zh-cn', 'zh']) {
-    await openWithSession(page, `/manage/center?lang=${lang}&token=${token}`);
-    for (const pathname of ['/center', '/center/rechargeDetails', '/center/buy']) {
-      await page.goto(`/manage${pathname}`);
-      await settled(page, pathname);
-      const overflow = await horizontalOverflow(page);
-      expect(overflow.scrollWidth, pathname).toBe(WIDE.width);
-      await shot(page, `1440-${lang}${pathname.replaceAll('/', '-')}`);
-    }
-  }
+  await keepScreenshot(page, 'layout/1440-en-rotating');
 });

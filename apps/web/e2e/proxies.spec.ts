@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choose, FIRST_PAINT_MS, keepScreenshot, LANGS, settled } from './helpers';
+import { apiLogin, apiRegister, choose, keepScreenshot, settled } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 /** How long usage may take to reach the page: a gateway flush, then a refresh, on a loaded 2-core machine. */
@@ -193,35 +193,4 @@ test('Usage Record lists the account’s traffic by day and by hour, and downloa
   const csv = readFileSync((await download.path())!, 'utf8');
   expect(csv.startsWith('\uFEFFTime (UTC),Proxy account,Country,Upload (bytes),Download (bytes),Total (bytes)\r\n')).toBe(true);
   expect(csv).toMatch(new RegExp(`T\\d\\d:00:00\\.000Z,${proxyUser},US,\\d+,[1-9]\\d*,\\d+\\r\\n`));
-});
-
-/** Per language: each page's title and one heading on it, written out so a missing translation fails. */
-const TEXTS = {
-  en: {
-    rotating: { title: 'Rotating Residential', heading: 'Proxy accounts' },
-    proxy: { title: 'Get Proxy', heading: 'Proxy settings' },
-  },
-  'zh-cn': {
-    rotating: { title: '动态住宅', heading: '代理账户' },
-    proxy: { title: '获取代理', heading: '代理设置' },
-  },
-  zh: {
-    rotating: { title: '動態住宅', heading: '代理帳戶' },
-    proxy: { title: '獲取代理', heading: '代理設定' },
-  },
-} as const;
-
-test('screenshots of Rotating Residential and Get Proxy in three languages', async ({ page }) => {
-  for (const lang of LANGS) {
-    await page.goto(`/manage/center/rotatingResidential?lang=${lang}&token=${customerToken}`);
-    await expect(page.getByTestId('proxy-accounts').locator('.ant-table-row', { hasText: proxyUser })).toBeVisible({ timeout: FIRST_PAINT_MS });
-    await expect(page.getByTestId('usage-chart').locator('.usage-chart__bar').first()).toBeVisible();
-    await expectLocalizedPage(page, TEXTS[lang].rotating);
-    await keepScreenshot(page, `rotating-residential-${lang}`);
-
-    await page.goto(`/manage/center/proxy?lang=${lang}`);
-    await expect(page.getByTestId('proxy-lines')).toContainText(proxyUser);
-    await expectLocalizedPage(page, TEXTS[lang].proxy);
-    await keepScreenshot(page, `get-proxy-${lang}`);
-  }
 });

@@ -1,13 +1,12 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choosePayMethod, keepScreenshot, LANGS, settled } from './helpers';
-import { expectLocalizedPage } from './localized';
+import { apiLogin, apiRegister, choosePayMethod, settled } from './helpers';
 
 // Refunds end to end: a customer buys traffic with the sandbox, an admin refunds the order from the order desk
 // with a note, and the customer's Recharge Details shows it refunded with the traffic gone. Serial: one store.
 test.describe.configure({ mode: 'serial' });
-// Two browsers (customer and admin) per step, and screenshots in three languages: minutes on a loaded
-// 2-core machine. A budget for each test, not a wait in it.
+// Two browsers (customer and admin) per step: minutes on a loaded 2-core machine. A budget for each test,
+// not a wait in it. The refund dialog and a refunded order in three languages and two widths: layout.spec.ts.
 test.setTimeout(600_000);
 
 const email = `refunded-${Date.now()}@e2e.test`;
@@ -109,60 +108,3 @@ test('a refund the server refuses (a stale row in another admin’s tab) is expl
   await expect(admin.getByTestId('refund-submit')).toBeDisabled();
   await admin.context().close();
 });
-
-/** Per language: the customer's Recharge Details and the order desk's refund dialog. */
-const TEXTS = {
-  en: { recharge: { title: 'Recharge Details', heading: 'Recharge Details' }, refunded: 'Refunded', order: 'User Recharge', modal: 'Refund order' },
-  'zh-cn': { recharge: { title: '充值明细', heading: '充值明细' }, refunded: '已退款', order: '用户充值', modal: '退款订单' },
-  zh: { recharge: { title: '充值明細', heading: '充值明細' }, refunded: '已退款', order: '用戶充值', modal: '退款訂單' },
-} as const;
-
-let paidOrderNo = '';
-
-test('a paid order to open the refund dialog on in the pictures (never refunded: the dialog is cancelled)', async ({ request }) => {
-  const bought = await request.post('/api/buy/dynamic', { headers: { Authorization: `Bearer ${customerToken}` }, data: { goodsId: 1, payMethod: 'sandbox' } });
-  expect(bought.ok(), await bought.text()).toBe(true);
-  paidOrderNo = ((await bought.json()) as { data: { order: { orderNo: string } } }).data.order.orderNo;
-  expect((await request.post(`/api/pay/sandbox/${paidOrderNo}/pay`, { form: {} })).ok()).toBe(true);
-});
-
-for (const [label, viewport] of [
-  ['1440', { width: 1440, height: 900 }],
-  ['390', { width: 390, height: 844 }],
-] as const) {
-  test(`screenshots at ${label} px of the refund dialog and the customer’s refunded order, in three languages`, async ({ page, browser }) => {
-    await page.setViewportSize(viewport);
-    for (const lang of LANGS) {
-      // The session is kept in the tab once; later visits only change the language.
-      await page.goto(`/manage/center/rechargeDetails?lang=${lang}${lang === LANGS[0] ? `&token=${customerToken}` : ''}`);
-      const mine = page.locator('.ant-table-row', { hasText: refundedOrderNo });
-      await expect(mine.getByTestId('order-status')).toHaveText(TEXTS[lang].refunded, { timeout: 60_000 });
-      await expectLocalizedPage(page, TEXTS[lang].recharge);
-      await settled(page);
-      // On a phone the table scrolls sideways: the picture shows the status.
-      await mine.getByTestId('order-status').scrollIntoViewIfNeeded();
-      await keepScreenshot(page, `refund-customer-${lang}-${label}`);
-    }
-
-    // One admin browser per width, its language changed by address: a fresh browser per picture is slow here.
-    const admin = await adminPage(browser, LANGS[0], viewport);
-    for (const lang of LANGS) {
-      if (lang !== LANGS[0]) {
-        await admin.goto(`/manage/manage/order?lang=${lang}`);
-        await expect(admin.getByTestId('order-desk')).toBeVisible({ timeout: 60_000 });
-      }
-      const row = await findOrder(admin, paidOrderNo);
-      await row.getByTestId('refund-order').click();
-      const modal = admin.getByTestId('refund-modal');
-      await expect(modal.getByTestId('refund-take-back')).toBeVisible();
-      await expect(modal.locator('.ant-modal-title')).toHaveText(`${TEXTS[lang].modal} ${paidOrderNo}`);
-      // The dialog's opening animation over before the picture.
-      await expect(admin.locator('.ant-modal[class*="zoom"]')).toHaveCount(0);
-      await expectLocalizedPage(admin, { title: TEXTS[lang].order, heading: `${TEXTS[lang].modal} ${paidOrderNo}` });
-      await keepScreenshot(admin, `refund-modal-${lang}-${label}`);
-      await admin.keyboard.press('Escape');
-      await expect(modal).toBeHidden();
-    }
-    await admin.context().close();
-  });
-}
