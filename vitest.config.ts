@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['apps/server/vitest.config.ts', 'apps/web/vitest.config.ts'],
+    projects: ['apps/server/vitest.config.ts', 'apps/web/vitest.config.ts', 'apps/web/vitest.fresh.config.ts'],
     // One file per core, not vitest's cores − 1: most server tests wait on sockets, the store and timers, and
     // on a 2-core machine two files at once took the run from 980 s to 643 s.
     maxWorkers: availableParallelism(),

@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { consoleTexts, initI18n } from '@/lib/i18n';
 
@@ -37,9 +37,21 @@ if (typeof window.ResizeObserver === 'undefined') {
   };
 }
 
+// A worker keeps its modules from one file to the next (isolate: false, vitest.config.ts). A page a test left
+// loading on demand (React.lazy) went on loading after its file's environment was gone and stayed broken for
+// the next file ("Cannot load … after the environment was torn down"): so every module of the console is in
+// before the first test. Once per worker in effect: a module already loaded resolves at once. Not the static
+// toast, which the mock above replaces only where the console itself asks for it.
+const consoleModules = import.meta.glob(['../**/*.{ts,tsx}', '!../**/*.test.{ts,tsx}', '!../test/**', '!../main.tsx', '!../lib/static-notify.tsx']);
+await Promise.all(Object.values(consoleModules).map((load) => load()));
+
 await initI18n('en');
 // Components are tested without the antd provider that fetches the console's texts: all of them, at once.
 await consoleTexts('en');
+
+// findBy… and waitFor give up after 1 s by default: shorter than a page's first render with antd's tables on a
+// loaded 2-core machine. A budget, not a wait: they return the moment the element is there.
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeEach(() => {
   window.sessionStorage.clear();
