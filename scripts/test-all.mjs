@@ -12,7 +12,7 @@ import path from 'node:path';
 const artifacts = 'artifacts';
 mkdirSync(artifacts, { recursive: true });
 const vitestJson = `${artifacts}/vitest.json`;
-/** The browser suite runs once per store (E2E_DATABASE, see apps/web/e2e/e2e-env.ts), each with its report. */
+/** The browser suite runs once per store (E2E_DATABASE, see apps/web/e2e/e2e-env.ts): whole on SQLite, its smoke on PostgreSQL. */
 const e2eStores = ['sqlite', 'postgres'];
 // Absolute: Playwright resolves a relative report path against its config's folder, not this one.
 const e2eJson = (store) => path.resolve(artifacts, `e2e-${store}.json`);
@@ -52,7 +52,7 @@ await step('typecheck', 'npm', ['run', 'typecheck']);
 await step('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
 if (await step('build', 'npm', ['run', 'build'])) {
   for (const store of e2eStores) {
-    await step(`browser tests on ${store}`, 'npx', ['playwright', 'test', '-c', 'apps/web/e2e/playwright.config.ts'], { E2E_DATABASE: store, E2E_JSON: e2eJson(store) });
+    await step(store === 'postgres' ? 'browser store smoke on postgres' : `browser tests on ${store}`, 'npx', ['playwright', 'test', '-c', 'apps/web/e2e/playwright.config.ts'], { E2E_DATABASE: store, E2E_JSON: e2eJson(store) });
   }
 }
 
@@ -72,7 +72,7 @@ if (existsSync(vitestJson)) {
 for (const store of e2eStores) {
   if (!existsSync(e2eJson(store))) continue;
   const s = JSON.parse(readFileSync(e2eJson(store), 'utf8')).stats;
-  process.stdout.write(`browser tests on ${store}: ${s.expected} passed, ${s.unexpected} failed\n`);
+  process.stdout.write(`browser tests on ${store}: ${s.expected} passed, ${s.unexpected} failed, in ${(s.duration / 1000).toFixed(0)} s\n`);
   passed += s.expected;
   failed += s.unexpected;
 }
