@@ -36,10 +36,20 @@ export async function settled(page: Page): Promise<void> {
  */
 const DIALOG_CLOSE_MS = 30_000;
 
-/** Opens a select, picks an option once and checks the select shows it: a pick that does not take fails here. */
+/**
+ * Opens a select, picks an option once and checks the select shows it: a pick that does not take fails here.
+ * The select is brought to the middle of the screen first, and the option is clicked only once it is wholly on
+ * screen. A select at the bottom edge opened its list below the fold before antd flipped it above; Playwright
+ * scrolled the page to the option and clicked in the same frame, before antd moved the list with the scroll, so
+ * the click landed on the field's label (seen in a CI run's trace: the list stayed open, nothing chosen). A
+ * person sees the list where antd puts it and clicks there; the harness's own scroll was the cause.
+ */
 export async function choose(page: Page, select: Locator, option: string): Promise<void> {
+  await select.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await select.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+  const item = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first();
+  await expect(item).toBeInViewport({ ratio: 1 });
+  await item.click();
   await expect(select).toContainText(option);
 }
 
