@@ -23,8 +23,10 @@ export default defineConfig({
     baseURL: E2E.baseURL,
     locale: 'en-US',
     launchOptions: {
-      // Debian's Chromium: Playwright's own browser download is not available on these machines.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Debian's Chromium headless shell (scripts/prepare-test-machine.sh): Playwright's own browser download is not
+      // available on these machines. The shell is what Playwright itself runs headless; CHROMIUM_PATH=/usr/bin/chromium
+      // runs the full browser instead.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
     trace: 'retain-on-failure',
