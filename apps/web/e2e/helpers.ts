@@ -38,19 +38,35 @@ const DIALOG_CLOSE_MS = 30_000;
 
 /**
  * Opens a select, picks an option once and checks the select shows it: a pick that does not take fails here.
- * The select is brought to the middle of the screen first, and the option is clicked only once it is wholly on
- * screen. A select at the bottom edge opened its list below the fold before antd flipped it above; Playwright
- * scrolled the page to the option and clicked in the same frame, before antd moved the list with the scroll, so
- * the click landed on the field's label (seen in a CI run's trace: the list stayed open, nothing chosen). A
- * person sees the list where antd puts it and clicks there; the harness's own scroll was the cause.
+ *
+ * The click waits until the list is where a person would see it: wholly on screen, done animating open and
+ * aligned to its field. Two picks were lost in CI before this, both by clicking a list antd had not placed yet:
+ * - a select at the bottom edge opened its list below the fold before antd flipped it above; Playwright scrolled
+ *   to the option and clicked in the same frame, so the click landed on the field's label (hence the select is
+ *   brought to the middle of the screen first);
+ * - a list opening in a dialog sat at the top of the page for two frames before antd aligned it under its field;
+ *   Playwright found it stable there and pressed, the list moved between the press and the release, and no click
+ *   reached the option (the trace shows the press at y = 16 for a field at y = 344).
+ * A person cannot click within two frames of opening a list; the harness's speed was the cause both times.
  */
 export async function choose(page: Page, select: Locator, option: string): Promise<void> {
   await select.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await select.click();
-  const item = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first();
+  const list = page.locator('.ant-select-dropdown:visible', { has: page.locator('.ant-select-item-option', { hasText: option }) });
+  const item = list.locator('.ant-select-item-option', { hasText: option }).first();
+  await expect(list).not.toHaveClass(/-(appear|enter|leave)(\s|$)/);
+  await expect.poll(() => alignedTo(select, list), { message: 'the list to sit at its field' }).toBe(true);
   await expect(item).toBeInViewport({ ratio: 1 });
   await item.click();
   await expect(select).toContainText(option);
+}
+
+/** True when `list` touches `field`'s bottom edge (opened below) or its top edge (flipped above), within a few pixels. */
+async function alignedTo(field: Locator, list: Locator): Promise<boolean> {
+  const [f, l] = await Promise.all([field.boundingBox(), list.boundingBox()]);
+  if (!f || !l) return false;
+  const SLACK = 12;
+  return Math.abs(l.y - (f.y + f.height)) <= SLACK || Math.abs(l.y + l.height - f.y) <= SLACK;
 }
 
 /**
