@@ -26,6 +26,7 @@ const EXPECTED = [
   ['api-rate-limits', 'Request floods on the API'],
   ['gateway-slowloris', 'Slow handshakes held open on the proxy ports'],
   ['gateway-pending-per-ip', 'One address holding many unauthenticated proxy connections'],
+  ['gateway-pending-share', 'Strangers filling the proxy ports so paying customers cannot get in'],
   ['gateway-password-guessing', 'Proxy password guessing'],
   ['gateway-concurrent-limit', 'One proxy account opening unbounded connections'],
   ['gateway-overshoot-balance', 'Traffic past the balance'],

@@ -42,7 +42,7 @@ describe('loadConfig', () => {
     expect(cfg.SMTP_URL).toBeUndefined();
     expect(cfg.REDIS_URL).toBeUndefined();
     expect(cfg.REDIS_PREFIX).toBe('resi:');
-    expect(cfg).toMatchObject({ GATEWAY_HANDSHAKE_MS: 10_000, GATEWAY_MAX_PENDING_PER_IP: 64, API_HEADERS_TIMEOUT_MS: 10_000, API_REQUEST_TIMEOUT_MS: 30_000, API_MAX_CONNECTIONS_PER_IP: 128 });
+    expect(cfg).toMatchObject({ GATEWAY_HANDSHAKE_MS: 10_000, GATEWAY_MAX_PENDING_PER_IP: 64, GATEWAY_MAX_PENDING_PER_NET: 256, API_HEADERS_TIMEOUT_MS: 10_000, API_REQUEST_TIMEOUT_MS: 30_000, API_MAX_CONNECTIONS_PER_IP: 128 });
     expect(cfg.GATEWAY_MAX_CONNECTIONS).toBeUndefined();
     expect(cfg.GATEWAY_LEASE_BYTES).toBe(1024 * 1024);
     expect(cfg.GATEWAY_ACCOUNT_MAX_CONNECTIONS).toBeUndefined();
@@ -86,6 +86,8 @@ describe('loadConfig', () => {
     ['GATEWAY_HANDSHAKE_MS', '0'],
     ['GATEWAY_HANDSHAKE_MS', 'ten'],
     ['GATEWAY_MAX_PENDING_PER_IP', '0'],
+    ['GATEWAY_MAX_PENDING_PER_NET', '0'],
+    ['GATEWAY_MAX_PENDING', '-1'],
     ['GATEWAY_MAX_CONNECTIONS', '-5'],
     ['API_HEADERS_TIMEOUT_MS', '1.5'],
     ['API_MAX_CONNECTIONS_PER_IP', '0'],

@@ -80,8 +80,12 @@ const envSchema = z.object({
   GATEWAY_HANDSHAKE_MS: deadlineMs.default(10_000),
   /** Unauthenticated gateway connections per source IP and listener. */
   GATEWAY_MAX_PENDING_PER_IP: count.default(64),
+  /** Unauthenticated gateway connections per /24 (IPv4) or /64 (IPv6) and listener; addresses that logged in lately are exempt. */
+  GATEWAY_MAX_PENDING_PER_NET: count.default(256),
   /** Open client connections per gateway listener; unset: a fifth of the descriptor limit (lib/descriptor-limit.ts). */
   GATEWAY_MAX_CONNECTIONS: count.optional(),
+  /** Unauthenticated connections per gateway listener, their share of GATEWAY_MAX_CONNECTIONS; unset: half of it. */
+  GATEWAY_MAX_PENDING: count.optional(),
   /** The API's request head must be complete within this; the whole request within API_REQUEST_TIMEOUT_MS. */
   API_HEADERS_TIMEOUT_MS: deadlineMs.default(10_000),
   API_REQUEST_TIMEOUT_MS: deadlineMs.default(30_000),

@@ -346,8 +346,8 @@ export function readResponse(socket: net.Socket): Promise<HttpAnswer & { rest: B
 }
 
 /** Opens a CONNECT tunnel; on 200 the socket is the tunnel, otherwise the refusal is returned. */
-export async function connectTunnel(proxyPort: number, target: string, auth: string | null): Promise<HttpAnswer & { socket: net.Socket }> {
-  const socket = net.connect(proxyPort, HOST);
+export async function connectTunnel(proxyPort: number, target: string, auth: string | null, localAddress?: string): Promise<HttpAnswer & { socket: net.Socket }> {
+  const socket = net.connect({ port: proxyPort, host: HOST, localAddress });
   socket.on('error', () => undefined);
   const authLine = auth ? `Proxy-Authorization: ${auth}\r\n` : '';
   socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${authLine}\r\n`);
@@ -364,9 +364,9 @@ export type SocksResult = { socket: net.Socket; authStatus: number; rep: number 
  * goes as an IPv4 address (ATYP 1) when `host` is one, as 16 IPv6 bytes (ATYP 4) when it is a Buffer,
  * else as a domain name (ATYP 3).
  */
-export function socksConnect(port: number, user: string, pass: string, host: string | Buffer, targetPort: number): Promise<SocksResult> {
+export function socksConnect(port: number, user: string, pass: string, host: string | Buffer, targetPort: number, localAddress?: string): Promise<SocksResult> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, HOST);
+    const socket = net.connect({ port, host: HOST, localAddress });
     socket.on('error', reject);
     let stage = 0;
     let buf = Buffer.alloc(0);

@@ -1,14 +1,23 @@
 import type { Socket } from 'node:net';
 import { Deadline } from './deadlines';
 import type { GatewayLog } from './gateway-log';
+import { type KnownSources, networkOf } from './known-sources';
 
 /*
- * What one client may hold on a listener before it has authenticated
+ * What clients may hold on a listener before they have authenticated
  * (docs/gateway.md#connection-limits-and-failed-logins): a complete request head or SOCKS handshake
- * within `handshakeMs`, at most
- * `maxPendingPerIp` unauthenticated connections per source IP, and room left for the other ports: a
- * listener with `maxConnections` open refuses new ones at once (closed without a word, a descriptor
- * for a moment) instead of taking the process's last descriptors from the API and the other port.
+ * within `handshakeMs`, at most `maxPendingPerIp` unauthenticated connections per source address and
+ * `maxPendingPerNet` per /24 or /64, and at most `maxPending` of them in all — their own share of the
+ * listener's `maxConnections`, so that strangers who never log in cannot take the room paying customers'
+ * tunnels need.
+ *
+ * When that share (or the whole budget) is full, a new connection is not refused: the oldest
+ * unauthenticated one makes room for it. A client that sends its head at once — every real proxy client —
+ * is through long before the connections opened after it push it out, while a held-open partial head is
+ * the first to go. Addresses that logged in lately (known-sources.ts) skip the per-network cap and take
+ * no one's place in the share. Only when every open connection has authenticated is a new one refused
+ * at once (closed without a word: a descriptor for a moment), which keeps the process's last
+ * descriptors for the API and the other port.
  */
 
 export interface ConnectionLimitsOptions {
@@ -16,11 +25,18 @@ export interface ConnectionLimitsOptions {
   listener: string;
   handshakeMs: number;
   maxPendingPerIp: number;
+  maxPendingPerNet: number;
+  maxPending: number;
   maxConnections: number;
+  /** Addresses that logged in lately, shared by both listeners. */
+  known: KnownSources;
   log: GatewayLog;
 }
 
-export type LimitRefusal = 'budget' | 'pendingPerIp';
+/** What the gateway's options set; each listener adds its name and the log. */
+export type ListenerLimits = Omit<ConnectionLimitsOptions, 'listener' | 'log'>;
+
+export type LimitRefusal = 'budget' | 'pendingPerIp' | 'pendingPerNet';
 
 /** Running short of descriptors is logged at most this often, with how many connections it cost meanwhile. */
 const SHORTAGE_LOG_MS = 10_000;
@@ -45,7 +61,9 @@ class Throttle {
 
 export class ConnectionLimits {
   /** Connections refused at accept, by reason (tests and the figures read these). */
-  readonly refused: Record<LimitRefusal, number> = { budget: 0, pendingPerIp: 0 };
+  readonly refused: Record<LimitRefusal, number> = { budget: 0, pendingPerIp: 0, pendingPerNet: 0 };
+  /** Unauthenticated connections closed to make room for a newer one. */
+  evicted = 0;
   /** Connections closed because their head or handshake was not complete in time. */
   timedOut = 0;
   /**
@@ -53,35 +71,51 @@ export class ConnectionLimits {
    * while its address has a connection pending, and one client's connections all hit the same entry.
    */
   private readonly pendingByIp = new Map<string, number>();
+  /** The same per /24 or /64 (known-sources.ts networkOf). */
+  private readonly pendingByNet = new Map<string, number>();
+  /** Every unauthenticated connection, oldest first (a Set keeps insertion order): the first makes room. */
+  private readonly queue = new Set<Handshake>();
   /** Each open connection's handshake, deleted at close (a deleted WeakMap entry leaves no garbage: indexed-set.ts). */
   private readonly handshakes = new WeakMap<Socket, Handshake>();
   private readonly acceptErrors = new Throttle(SHORTAGE_LOG_MS);
   private readonly overBudget = new Throttle(SHORTAGE_LOG_MS);
   private readonly overPending = new Throttle(SHORTAGE_LOG_MS);
+  private readonly overNet = new Throttle(SHORTAGE_LOG_MS);
+  private readonly crowded = new Throttle(SHORTAGE_LOG_MS);
 
   constructor(readonly opts: ConnectionLimitsOptions) {}
 
   /**
    * A new connection, `open` being the listener's connections before it: its handshake deadline is
-   * armed and it counts as pending for its address; or it is refused and destroyed (null).
+   * armed and it counts as pending for its address and network; or it is refused and destroyed (null).
    */
   admit(socket: Socket, open: number): Handshake | null {
-    if (open >= this.opts.maxConnections) return this.refuse(socket, 'budget');
-    // getpeername() once per connection: the per-IP count needs it, nothing cheaper knows the peer.
+    // getpeername() once per connection: the per-address counts need it, nothing cheaper knows the peer.
     const ip = socket.remoteAddress ?? '';
     const pending = this.pendingByIp.get(ip) ?? 0;
     if (pending >= this.opts.maxPendingPerIp) {
-      const n = this.overPending.hit();
-      if (n !== null) {
-        this.opts.log.warn(
-          { listener: this.opts.listener, ip, maxPendingPerIp: this.opts.maxPendingPerIp, refused: n },
-          'gateway: too many unauthenticated connections from one address, refusing more (GATEWAY_MAX_PENDING_PER_IP)',
-        );
-      }
+      this.warn(this.overPending, { ip, maxPendingPerIp: this.opts.maxPendingPerIp }, 'gateway: too many unauthenticated connections from one address, refusing more (GATEWAY_MAX_PENDING_PER_IP)');
       return this.refuse(socket, 'pendingPerIp');
     }
-    this.pendingByIp.set(ip, pending + 1);
-    const h = new Handshake(this, socket, ip);
+    const net = networkOf(ip);
+    const known = this.opts.known.has(ip);
+    const onNet = this.pendingByNet.get(net) ?? 0;
+    if (!known && onNet >= this.opts.maxPendingPerNet) {
+      this.warn(this.overNet, { network: net, maxPendingPerNet: this.opts.maxPendingPerNet }, 'gateway: too many unauthenticated connections from one network, refusing more (GATEWAY_MAX_PENDING_PER_NET)');
+      return this.refuse(socket, 'pendingPerNet');
+    }
+    const full = open >= this.opts.maxConnections;
+    if (full || (!known && this.queue.size >= this.opts.maxPending)) {
+      const oldest = this.queue.values().next().value;
+      if (!oldest) return this.refuse(socket, 'budget');
+      oldest.evict();
+      this.warn(this.crowded, { maxPending: this.opts.maxPending, maxConnections: this.opts.maxConnections }, 'gateway: unauthenticated connections fill their share, the oldest make room for new ones (GATEWAY_MAX_PENDING)');
+    }
+    // Read again: the connection that made room may have been this address's or network's own.
+    increment(this.pendingByIp, ip);
+    increment(this.pendingByNet, net);
+    const h = new Handshake(this, socket, ip, net);
+    this.queue.add(h);
     h.arm(Date.now() + this.opts.handshakeMs);
     this.handshakes.set(socket, h);
     return h;
@@ -97,18 +131,33 @@ export class ConnectionLimits {
     if (!h) return;
     this.handshakes.delete(socket);
     h.cancel();
-    h.authenticated();
+    h.closed();
   }
 
   pendingFrom(ip: string): number {
     return this.pendingByIp.get(ip) ?? 0;
   }
 
-  /** @internal Handshake's: one pending connection of `ip` authenticated or closed. */
-  release(ip: string): void {
-    const n = (this.pendingByIp.get(ip) ?? 1) - 1;
-    if (n <= 0) this.pendingByIp.delete(ip);
-    else this.pendingByIp.set(ip, n);
+  /** Unauthenticated connections open now (tests, figures). */
+  get pendingCount(): number {
+    return this.queue.size;
+  }
+
+  /** @internal Handshake's: one pending connection authenticated, closed or evicted. */
+  release(h: Handshake): void {
+    this.queue.delete(h);
+    decrement(this.pendingByIp, h.ip);
+    decrement(this.pendingByNet, h.net);
+  }
+
+  /** @internal Handshake's: right credentials from `ip`. */
+  loggedIn(ip: string): void {
+    this.opts.known.loggedIn(ip);
+  }
+
+  /** @internal Handshake's. */
+  countEviction(): void {
+    this.evicted++;
   }
 
   /**
@@ -129,15 +178,15 @@ export class ConnectionLimits {
     this.refused[why]++;
     socket.destroy();
     if (why === 'budget') {
-      const n = this.overBudget.hit();
-      if (n !== null) {
-        this.opts.log.warn(
-          { listener: this.opts.listener, maxConnections: this.opts.maxConnections, refused: n },
-          'gateway: listener at its connection budget, refusing new connections; raise the descriptor limit or GATEWAY_MAX_CONNECTIONS (docs/deployment.md)',
-        );
-      }
+      this.warn(this.overBudget, { maxConnections: this.opts.maxConnections }, 'gateway: listener at its connection budget, refusing new connections; raise the descriptor limit or GATEWAY_MAX_CONNECTIONS (docs/deployment.md)');
     }
     return null;
+  }
+
+  /** A shortage logged at most every 10 s, with how many it cost since the last line. */
+  private warn(throttle: Throttle, fields: Record<string, unknown>, message: string): void {
+    const n = throttle.hit();
+    if (n !== null) this.opts.log.warn({ listener: this.opts.listener, ...fields, count: n }, message);
   }
 }
 
@@ -152,6 +201,7 @@ export class Handshake extends Deadline {
     private readonly limits: ConnectionLimits,
     private readonly socket: Socket,
     readonly ip: string,
+    readonly net: string,
   ) {
     super(noop);
   }
@@ -166,11 +216,28 @@ export class Handshake extends Deadline {
     if (!this.socket.destroyed) this.arm(Date.now() + this.limits.opts.handshakeMs);
   }
 
-  /** Credentials accepted (or the connection closed): no longer pending for its address. */
+  /** Credentials accepted: no longer pending, and its address is known for a while (known-sources.ts). */
   authenticated(): void {
+    this.limits.loggedIn(this.ip);
+    this.settle();
+  }
+
+  /** Closed: no longer pending. */
+  closed(): void {
+    this.settle();
+  }
+
+  /** The oldest pending connection, making room for a newer one. */
+  evict(): void {
+    this.settle();
+    this.limits.countEviction();
+    this.socket.destroy();
+  }
+
+  private settle(): void {
     if (!this.pending) return;
     this.pending = false;
-    this.limits.release(this.ip);
+    this.limits.release(this);
   }
 
   protected override fire(): void {
@@ -180,3 +247,13 @@ export class Handshake extends Deadline {
 }
 
 function noop(): void {}
+
+function increment(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const n = (counts.get(key) ?? 1) - 1;
+  if (n <= 0) counts.delete(key);
+  else counts.set(key, n);
+}

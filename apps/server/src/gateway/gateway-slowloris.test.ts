@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigure } from '../../test/security-figures';
-import { HOST, basic, closedWithin, connectTunnel, exchange, readResponse, startByteOrigin, startGateway, startHttpOrigin, waitFor } from '../../test/gateway-fixtures';
+import { HOST, basic, closedWithin, connectTunnel, exchange, readResponse, socksConnect, startByteOrigin, startGateway, startHttpOrigin, waitFor } from '../../test/gateway-fixtures';
 import { type TestApp, createTestApp } from '../../test/test-app';
 import { UpstreamExitChooser } from './upstream-exit-chooser';
 
@@ -81,17 +81,19 @@ describe('gateway: partial heads and handshakes', () => {
   it('holds 2,000 partial CONNECT heads without starving the API or tunnels, and closes them all at the deadline', async () => {
     // The default GATEWAY_HANDSHAKE_MS (10 s): opening 2,000 sockets takes a few seconds on a loaded machine.
     const DEFAULT_MS = 10_000;
-    const big = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }) }, g.authority);
+    // A budget whose unauthenticated share (half) holds them all, whatever this machine's descriptor limit.
+    const big = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), maxConnections: 5000 }, g.authority);
     try {
-    // The per-IP pending cap (64) would stop 2,000 from one address: they come from 40 loopback
-    // addresses (127.0.0.2–127.0.0.41), 50 each, under the default cap. 4,000 descriptors in this process.
+    // The per-IP pending cap (64) would stop 2,000 from one address, and the per-network cap (256) from one
+    // /24: they come from 40 loopback addresses in 40 /24s (127.0.2.1–127.0.41.1), 50 each, under both caps.
+    // 4,000 descriptors in this process.
     const HELD = 2000;
     const port = big.gw.httpPort;
     const held: net.Socket[] = [];
     const t0 = Date.now();
     for (let batch = 0; batch < HELD / 200; batch++) {
       const opened = await Promise.all(
-        Array.from({ length: 200 }, (_, i) => partial(port, 'CONNECT 127.0.0.1:6379 HTTP/1.1\r\n', `127.0.0.${2 + ((batch * 200 + i) % 40)}`)),
+        Array.from({ length: 200 }, (_, i) => partial(port, 'CONNECT 127.0.0.1:6379 HTTP/1.1\r\n', `127.0.${2 + ((batch * 200 + i) % 40)}.1`)),
       );
       held.push(...opened);
     }
@@ -213,21 +215,27 @@ describe('gateway: pending connections per IP and the connection budget', () => 
     }
   });
 
-  it('refuses new connections at once when a listener holds GATEWAY_MAX_CONNECTIONS', async () => {
+  it('refuses new connections at once when a listener holds GATEWAY_MAX_CONNECTIONS authenticated ones', async () => {
     const g = await startGateway({ chooser: new UpstreamExitChooser({ direct: true }), maxConnections: 10, maxPendingPerIp: 100 });
+    const origin = await startByteOrigin();
+    g.authority.add('dave', { password: 'right' });
     try {
+      const http = await Promise.all(Array.from({ length: 10 }, () => connectTunnel(g.gw.httpPort, `${HOST}:${origin.port}`, basic('dave', 'right'))));
+      const socks = await Promise.all(Array.from({ length: 10 }, () => socksConnect(g.gw.socksPort, 'dave', 'right', HOST, origin.port)));
+      expect(http.map((t) => t.status)).toEqual(Array(10).fill(200));
+      expect(socks.map((t) => t.rep)).toEqual(Array(10).fill(0));
       for (const [port, first, limits] of [
         [g.gw.httpPort, 'CONNECT 127.0.0.1:6379 HTTP/1.1\r\n', g.gw.protection.http],
         [g.gw.socksPort, Buffer.from([5]), g.gw.protection.socks],
       ] as const) {
-        const held = await Promise.all(Array.from({ length: 10 }, () => partial(port, first)));
         const over = await partial(port, first).catch(() => null);
         expect(over ? await closedWithin(over) : 0).toBeLessThan(1000);
         expect(limits.refused.budget).toBe(1);
-        for (const s of held) s.destroy();
       }
+      for (const t of [...http, ...socks]) t.socket.destroy();
     } finally {
       await g.gw.stop();
+      await origin.close();
     }
   });
 });

@@ -1,4 +1,5 @@
 import { defaultListenerBudget } from '../lib/descriptor-limit';
+import { KnownSources } from './known-sources';
 import type { ConnectionLimits } from './connection-limits';
 import { DEFAULT_LEASE_BYTES, meteredBudget } from './byte-budget';
 import { DestinationGuard } from './destination-guard';
@@ -44,8 +45,12 @@ export interface GatewayOptions {
   handshakeTimeoutMs?: number;
   /** Unauthenticated connections per source IP and listener (default 64, `GATEWAY_MAX_PENDING_PER_IP`). */
   maxPendingPerIp?: number;
+  /** Unauthenticated connections per /24 (IPv4) or /64 (IPv6) and listener (default 256, `GATEWAY_MAX_PENDING_PER_NET`). */
+  maxPendingPerNet?: number;
   /** Open client connections per listener (default: a fifth of the descriptor limit, `GATEWAY_MAX_CONNECTIONS`). */
   maxConnections?: number;
+  /** Unauthenticated connections per listener (default: half of `maxConnections`, `GATEWAY_MAX_PENDING`). */
+  maxPending?: number;
   /** When failed logins are slowed and refused (default: login-failures.ts). */
   loginFailurePolicy?: Partial<LoginFailurePolicy>;
   /** Where failed logins per proxy account go, with each usage flush; unset: only logged. */
@@ -127,6 +132,7 @@ export function createGateway(o: GatewayOptions): Gateway {
   );
   // Own ports read at each dial: they are bound only at start (0 = a free one).
   const guard: DestinationGuard = new DestinationGuard({ allowPrivate: o.allowPrivateDestinations ?? false, ownPorts: (): number[] => [http.port, socks.port] });
+  const maxConnections = o.maxConnections ?? defaultListenerBudget();
   const failures = new LoginFailures({ ...DEFAULT_LOGIN_FAILURE_POLICY, ...o.loginFailurePolicy });
   const common = {
     host: o.host,
@@ -138,9 +144,15 @@ export function createGateway(o: GatewayOptions): Gateway {
     log,
     failures,
     metrics,
-    handshakeMs: o.handshakeTimeoutMs ?? 10_000,
-    maxPendingPerIp: o.maxPendingPerIp ?? 64,
-    maxConnections: o.maxConnections ?? defaultListenerBudget(),
+    limits: {
+      handshakeMs: o.handshakeTimeoutMs ?? 10_000,
+      maxPendingPerIp: o.maxPendingPerIp ?? 64,
+      maxPendingPerNet: o.maxPendingPerNet ?? 256,
+      maxConnections,
+      maxPending: Math.min(o.maxPending ?? Math.ceil(maxConnections / 2), maxConnections),
+      // One for both listeners: a customer who logged in over HTTP is known on the SOCKS5 port too.
+      known: new KnownSources(),
+    },
   };
   const http = new HttpListener({ ...common, port: o.httpPort, realm: o.realm ?? 'resi-gateway', responseTimeoutMs: o.responseTimeoutMs ?? 60_000 });
   const socks = new SocksListener({ ...common, port: o.socksPort });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net, { type Socket } from 'node:net';
 import { admitFrom, basicCredentials } from './admission';
-import { ConnectionLimits, type Handshake } from './connection-limits';
+import { ConnectionLimits, type Handshake, type ListenerLimits } from './connection-limits';
 import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
@@ -32,12 +32,8 @@ export interface HttpListenerOptions {
   /** Realm of `Proxy-Authenticate: Basic realm="…"` on 407 (RFC 9110 §11.7.1). */
   realm: string;
   log: GatewayLog;
-  /** A request head must be complete within this (the first, and each next one on a kept-alive connection). */
-  handshakeMs: number;
-  /** Connections per source IP that have not authenticated yet. */
-  maxPendingPerIp: number;
-  /** Open client connections at most; past it new ones are closed at once. */
-  maxConnections: number;
+  /** Head deadline (the first head, and each next one on a kept-alive connection) and connection caps. */
+  limits: ListenerLimits;
   /** Failed logins per source IP, shared with the SOCKS5 listener. */
   failures: LoginFailures;
   /** Where each refusal is counted (gateway-metrics.ts). */
@@ -82,7 +78,7 @@ export class HttpListener {
 
   constructor(private readonly opts: HttpListenerOptions) {
     this.agents = new UpstreamAgents(opts.connectTimeoutMs);
-    this.limits = new ConnectionLimits({ listener: 'http', handshakeMs: opts.handshakeMs, maxPendingPerIp: opts.maxPendingPerIp, maxConnections: opts.maxConnections, log: opts.log });
+    this.limits = new ConnectionLimits({ listener: 'http', ...opts.limits, log: opts.log });
     // allowHalfOpen as node:http has it: a client's FIN must not end the tunnel's other direction.
     this.front = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
     // Request and response classes that carry each plain request's state (plain-exchange.ts).

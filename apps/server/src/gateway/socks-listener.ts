@@ -1,6 +1,6 @@
 import net, { type Socket } from 'node:net';
 import { type Admission, admitFrom } from './admission';
-import { ConnectionLimits, type Handshake } from './connection-limits';
+import { ConnectionLimits, type Handshake, type ListenerLimits } from './connection-limits';
 import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
 import { dialExit } from './exit-dialer';
@@ -74,12 +74,8 @@ export interface SocksListenerOptions {
   connectTimeoutMs: number;
   /** Where direct egress may connect. */
   guard: DestinationGuard;
-  /** Greeting to request must complete within this, or the socket is dropped (slow or idle clients). */
-  handshakeMs: number;
-  /** Connections per source IP that have not authenticated yet. */
-  maxPendingPerIp: number;
-  /** Open client connections at most; past it new ones are closed at once. */
-  maxConnections: number;
+  /** Greeting to request must complete within `handshakeMs` (slow or idle clients are dropped); connection caps. */
+  limits: ListenerLimits;
   /** Failed logins per source IP, shared with the HTTP listener. */
   failures: LoginFailures;
   log: GatewayLog;
@@ -98,7 +94,7 @@ export class SocksListener {
 
   constructor(private readonly opts: SocksListenerOptions) {
     this.server = net.createServer({ noDelay: true }, (socket) => this.accept(socket));
-    this.limits = new ConnectionLimits({ listener: 'socks', handshakeMs: opts.handshakeMs, maxPendingPerIp: opts.maxPendingPerIp, maxConnections: opts.maxConnections, log: opts.log });
+    this.limits = new ConnectionLimits({ listener: 'socks', ...opts.limits, log: opts.log });
     const { sockets, limits } = this;
     this.onSocketClose = function (this: Socket) {
       sockets.delete(this);

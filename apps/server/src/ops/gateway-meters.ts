@@ -49,7 +49,7 @@ export function createGatewayMeters(registry: Registry): GatewayMeters {
   });
   new Counter({
     name: 'resi_gateway_accept_refusals_total',
-    help: 'Connections closed at accept without a word, by listener and limit (budget: GATEWAY_MAX_CONNECTIONS; pending_per_ip: GATEWAY_MAX_PENDING_PER_IP).',
+    help: 'Connections closed at accept without a word, by listener and limit (budget: GATEWAY_MAX_CONNECTIONS; pending_per_ip: GATEWAY_MAX_PENDING_PER_IP; pending_per_net: GATEWAY_MAX_PENDING_PER_NET).',
     labelNames: ['listener', 'limit'] as const,
     registers: [registry],
     collect() {
@@ -59,7 +59,19 @@ export function createGatewayMeters(registry: Registry): GatewayMeters {
         const { refused } = gateway.protection[listener];
         this.inc({ listener, limit: 'budget' }, refused.budget);
         this.inc({ listener, limit: 'pending_per_ip' }, refused.pendingPerIp);
+        this.inc({ listener, limit: 'pending_per_net' }, refused.pendingPerNet);
       }
+    },
+  });
+  new Counter({
+    name: 'resi_gateway_pending_evictions_total',
+    help: 'Unauthenticated connections closed to make room for a newer one when their share (GATEWAY_MAX_PENDING) or the budget was full.',
+    labelNames: ['listener'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (!gateway) return;
+      for (const listener of LISTENERS) this.inc({ listener }, gateway.protection[listener].evicted);
     },
   });
   new Counter({

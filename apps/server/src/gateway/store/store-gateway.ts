@@ -41,7 +41,9 @@ export interface StoreGatewayOptions {
   /** Client limits before authentication (GatewayOptions; GATEWAY_HANDSHAKE_MS and the like). */
   handshakeMs?: number;
   maxPendingPerIp?: number;
+  maxPendingPerNet?: number;
   maxConnections?: number;
+  maxPending?: number;
   /**
    * Cut-off events: this gateway re-reads the named user and cuts at once on each, and announces the
    * accounts its own flushes find spent, so the other gateways cut them at once too.
@@ -129,7 +131,9 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     enforceMs: o.enforceMs,
     handshakeTimeoutMs: o.handshakeMs,
     maxPendingPerIp: o.maxPendingPerIp,
+    maxPendingPerNet: o.maxPendingPerNet,
     maxConnections: o.maxConnections,
+    maxPending: o.maxPending,
     loginFailureSink: new LoginFailureRepository(o.db),
     leaseBytes: o.leaseBytes,
     reservations,
