@@ -156,6 +156,14 @@ export interface Config extends Omit<Env, 'PUBLIC_URL' | 'MAIL_FROM'> {
 
 export class ConfigError extends Error {}
 
+/**
+ * The demo: main.ts seeds the demo catalogue and its sandbox method, and the sandbox's pretend money counts
+ * as money (it earns commission, docs/business-rules.md#commission). `auto` is the embedded SQLite store.
+ */
+export function isDemo(config: Pick<Config, 'DEMO_DATA'>, dialect: 'sqlite' | 'postgres'): boolean {
+  return config.DEMO_DATA === 'on' || (config.DEMO_DATA === 'auto' && dialect === 'sqlite');
+}
+
 /** Reads and checks the environment; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDist: string | null = null): Config {
   const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, isDemo, loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { buildApp } from './http/app';
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, path.resolve(here, '../../web/dist'));
   const db = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   await migrateToLatest(db.db);
-  const demo = config.DEMO_DATA === 'on' || (config.DEMO_DATA === 'auto' && db.dialect === 'sqlite');
+  const demo = isDemo(config, db.dialect);
   if (demo && (await seedDemoCatalogue(db.db, systemClock, config.CURRENCY, config.NODE_ENV === 'production'))) {
     process.stdout.write('Demo catalogue created: packages, regions, business lines and the sandbox payment method.\n');
   }

@@ -35,9 +35,12 @@ export async function sandboxPaidOrder(t: TestApp, token: string, goodsId = 2): 
   return orderNo;
 }
 
-/** A test app with the demo catalogue, a signed-in admin, and the distribution settings `settings` saved. */
-export async function distributionApp(dialect: Dialect, settings: Record<string, unknown>) {
-  const t = await createTestApp(dialect);
+/**
+ * A test app with the demo catalogue, a signed-in admin, and the distribution settings `settings` saved. It is
+ * the demo unless `env` says otherwise, so sandbox payments earn commission (docs/business-rules.md#commission).
+ */
+export async function distributionApp(dialect: Dialect, settings: Record<string, unknown>, env: Record<string, string> = { DEMO_DATA: 'on' }) {
+  const t = await createTestApp(dialect, env);
   await seedCatalogue(t);
   const admin = await signedIn(t, 'admin');
   expect((await call(t.app, 'POST', '/api/manage/distribution-settings', { token: admin.token, body: settings })).status).toBe(200);

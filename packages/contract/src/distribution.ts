@@ -8,6 +8,10 @@ export const PAYOUT_METHODS = ['usdt-trc20', 'alipay', 'bank'] as const;
 export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 
 export const PAYOFF_STATUSES = ['pending', 'approved', 'paid', 'rejected'] as const;
+
+/** Who disabled a user: an admin's disable stands over a distributor's suspension of their own customer. */
+export const DISABLED_BY = ['admin', 'distributor'] as const;
+export type DisabledBy = (typeof DISABLED_BY)[number];
 export type PayoffStatus = (typeof PAYOFF_STATUSES)[number];
 
 /** The query parameters a landing is attributed by (spec §2, navigation rule 4). */
@@ -32,10 +36,15 @@ export const distributionSettings = z.strictObject({
   /** Smallest payoff, minor units of the shop currency. */
   minPayout: z.number(minPayoutError).int(minPayoutError).min(0, minPayoutError).max(1_000_000_000, minPayoutError),
   payoutMethods: z.array(z.enum(PAYOUT_METHODS, methodsError), methodsError).min(1, methodsError).max(PAYOUT_METHODS.length, methodsError),
+  /**
+   * Whether orders of customers a distributor created themselves (saveuser, no mail code) earn that
+   * distributor commission. Off unless the operator says so: the distributor can sign in as such a customer.
+   */
+  commissionOnCreatedAccounts: z.boolean({ error: 'validation.commissionOnCreatedAccounts' }).default(false),
 });
 export type DistributionSettings = z.infer<typeof distributionSettings>;
 
-export const DISTRIBUTION_DEFAULTS: DistributionSettings = { defaultRate: 10, holdDays: 7, minPayout: 1000, payoutMethods: ['usdt-trc20'] };
+export const DISTRIBUTION_DEFAULTS: DistributionSettings = { defaultRate: 10, holdDays: 7, minPayout: 1000, payoutMethods: ['usdt-trc20'], commissionOnCreatedAccounts: false };
 
 /**
  * The ledger's figures, minor units of `currency` (docs/business-rules.md#commission):
@@ -99,6 +108,8 @@ export const distributionUserDto = z.object({
   /** The distributor's own note on this user. */
   remark: z.string().nullable(),
   status: z.enum(['active', 'disabled']),
+  /** Who disabled the user: `admin` (the operator; only an admin lifts it) or `distributor`; null while active. */
+  disabledBy: z.enum(DISABLED_BY).nullable(),
   createdAt: z.string(),
   distributorId: z.number().int(),
   distributorEmail: z.string(),
@@ -208,6 +219,10 @@ export const payoffDto = z.object({
   approvedAt: z.string().nullable(),
   paidAt: z.string().nullable(),
   rejectedAt: z.string().nullable(),
+  /** The distributor's commission in the request's currency, net of reversals, voided earnings not counted. */
+  earned: z.number().int(),
+  /** The part of `earned` from customers the distributor created themselves (saveuser). */
+  earnedFromCreatedAccounts: z.number().int(),
 });
 export type PayoffDto = z.infer<typeof payoffDto>;
 

@@ -47,6 +47,7 @@ export const ERROR_CODES = [
   'PAYOFF_ACCOUNT_INVALID',
   'PAYOFF_METHOD_UNAVAILABLE',
   'PAYOFF_STATE',
+  'REFERRAL_DISABLED_BY_ADMIN',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -29,7 +29,13 @@ export interface UserTable {
   change_version: ColumnType<number | null, never, never>;
   /** The referring distributor's own note about this user (`POST /distribution/saveuser`). */
   distributor_remark: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who disabled the user (docs/business-rules.md#referred-users): a distributor lifts only their own; null while active. */
+  disabled_by: ColumnType<DisabledBy | null, DisabledBy | null | undefined, DisabledBy | null>;
+  /** The distributor who created this customer with saveuser, without a mail code (docs/business-rules.md#commission). */
+  created_by: ColumnType<number | null, number | null | undefined, never>;
 }
+
+export type DisabledBy = 'admin' | 'distributor';
 
 export interface SessionTable {
   id: Generated<number>;
@@ -401,6 +407,8 @@ export interface ChannelVisitTable {
   /** `YYYY-MM-DD` (UTC) of `created_at`. */
   day: string;
   created_at: Timestamp;
+  /** A keyed hash of the landing's address: one per address, channel and day (null on rows from before it was kept). */
+  visitor: ColumnType<string | null, string | null | undefined, never>;
 }
 
 /** SQLite only: the counter its change versions are taken from (PostgreSQL uses transaction ids). */

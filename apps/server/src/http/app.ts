@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from '../config';
+import { type Config, isDemo } from '../config';
 import type { Db } from '../db/database';
 import { type Clock, systemClock } from '../lib/clock';
 import type { CutoffBus } from '../lib/cutoff-bus';
@@ -128,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const db = deps.db.db;
   // Background jobs, each run by one API process at a time (lib/jobs); modules add theirs.
   await app.register(jobsPlugin, { db, clock, runs: deps.metrics?.jobs });
-  const modules: ModuleDeps = { config, db, storeVersion: deps.db.storeVersion, clock, mailer: deps.mailer, cutoffs: deps.cutoffs };
+  const modules: ModuleDeps = { config, db, storeVersion: deps.db.storeVersion, clock, mailer: deps.mailer, cutoffs: deps.cutoffs, demo: isDemo(config, deps.db.dialect) };
   // What modules put on the app itself (fastify-plugin), before any route: the export hooks and the
   // sessions the access guard needs, then the services other modules use (docs/architecture.md).
   await app.register(exportRequests, modules);

@@ -18,4 +18,6 @@ export interface ModuleDeps {
   mailer: Mailer;
   /** Where proxy-account cut-offs are announced to the gateways (main.ts: in-process or Redis). */
   cutoffs?: CutoffBus;
+  /** This is the demo (`isDemo`, config.ts): the sandbox's pretend money counts as money. */
+  demo: boolean;
 }

@@ -31,6 +31,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   ADMIN_LAST: 409,
   PAYOFF_OPEN: 409,
   PAYOFF_STATE: 409,
+  REFERRAL_DISABLED_BY_ADMIN: 403,
   INTERNAL: 500,
 };
 

@@ -188,6 +188,8 @@ const payoff: PayoffDto = {
   approvedAt: '2026-01-02T12:00:00Z',
   paidAt: '2026-01-03T00:00:00Z',
   rejectedAt: null,
+  earned: 1500,
+  earnedFromCreatedAccounts: 0,
 };
 
 /** The data part of a healthy answer to each GET the console's pages make. */
@@ -217,6 +219,7 @@ const referral: DistributionUserDto = {
   account: null,
   remark: 'From the forum',
   status: 'active',
+  disabledBy: null,
   createdAt: '2026-01-01T00:00:00Z',
   distributorId: 1,
   distributorEmail: 'admin@example.com',
@@ -271,7 +274,7 @@ const ANSWERS: Record<string, unknown> = {
   '/api/distribution/invite': distributionInvite,
   '/api/distribution/commission': page([commission]),
   '/api/distribution/payoff': page([payoff]),
-  '/api/manage/distribution-settings': { defaultRate: 10, holdDays: 7, minPayout: 1000, payoutMethods: ['usdt-trc20'] },
+  '/api/manage/distribution-settings': { defaultRate: 10, holdDays: 7, minPayout: 1000, payoutMethods: ['usdt-trc20'], commissionOnCreatedAccounts: false },
   '/api/manage/supply': { template: 'http://USER-session-{session}:PASS@gate.supplier.example:7000', directEgress: false },
 };
 

@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter, type Transaction, type Updateable } from 'kysely';
 import type { UserRow } from '../../db/rows';
-import type { Database, UserTable } from '../../db/schema';
+import type { Database, DisabledBy, UserTable } from '../../db/schema';
 
 type Trx = Transaction<Database>;
 
@@ -28,10 +28,35 @@ export class UserAdminRepository {
     await trx.updateTable('users').set(patch).where('id', '=', id).execute();
   }
 
-  /** Sets the status of those of `ids` not already in it; answers the ids it changed. */
-  async setStatus(ids: number[], status: 'active' | 'disabled', trx: Trx): Promise<number[]> {
+  /**
+   * Disables those of `ids` not yet disabled by `by` or above (docs/business-rules.md#referred-users): an
+   * admin's disable also takes over a distributor's suspension; a distributor's never touches a disabled
+   * user, so it cannot overwrite an admin's. Conditional, so a change committed meanwhile is respected.
+   * Answers the ids it changed.
+   */
+  async disable(ids: number[], by: DisabledBy, trx: Trx): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await trx.updateTable('users').set({ status }).where('id', 'in', ids).where('status', '!=', status).returning('id').execute();
+    const rows = await trx
+      .updateTable('users')
+      .set({ status: 'disabled', disabled_by: by })
+      .where('id', 'in', ids)
+      .where((eb) => (by === 'admin' ? eb.or([eb('status', '=', 'active'), eb('disabled_by', 'is', null), eb('disabled_by', '!=', 'admin')]) : eb('status', '=', 'active')))
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Enables those of `ids` that are disabled: an admin lifts any disable, a distributor only their own suspension. Answers the ids it changed. */
+  async enable(ids: number[], by: DisabledBy, trx: Trx): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await trx
+      .updateTable('users')
+      .set({ status: 'active', disabled_by: null })
+      .where('id', 'in', ids)
+      .where('status', '=', 'disabled')
+      .$if(by === 'distributor', (q) => q.where('disabled_by', '=', 'distributor'))
+      .returning('id')
+      .execute();
     return rows.map((r) => r.id);
   }
 

@@ -57,7 +57,10 @@ export class UserAdminService {
       if (losesAdmin && admins.filter((a) => a !== id).length === 0) throw new AppError('ADMIN_LAST');
 
       const patch: Updateable<UserTable> = {};
-      if (body.status !== undefined && body.status !== user.status) patch.status = body.status;
+      // An admin's disable is the operator's (docs/business-rules.md#referred-users): it also takes over a
+      // distributor's suspension of the user, and only an admin lifts it. Enabling lifts either.
+      if (body.status === 'disabled' && (user.status !== 'disabled' || user.disabled_by !== 'admin')) Object.assign(patch, { status: 'disabled', disabled_by: 'admin' });
+      if (body.status === 'active' && user.status !== 'active') Object.assign(patch, { status: 'active', disabled_by: null });
       if (body.role !== undefined && body.role !== user.role) patch.role = body.role;
       if (body.isDistributor !== undefined && (body.isDistributor ? 1 : 0) !== user.is_distributor) patch.is_distributor = body.isDistributor ? 1 : 0;
       if (body.commissionRate !== undefined && body.commissionRate !== user.commission_rate) patch.commission_rate = body.commissionRate;
@@ -69,7 +72,7 @@ export class UserAdminService {
       if (patch.status === 'disabled') await this.users.revokeSessions([id], trx);
       const before = Object.fromEntries(Object.keys(patch).map((k) => [k, user[k as keyof typeof patch]]));
       await this.audit.write({ actorId: actor.id, action: 'user.update', target: `user:${id}`, before: camel(before), after: camel(patch), ip: actor.ip }, trx);
-      return patch.status !== undefined;
+      return patch.status !== undefined && patch.status !== user.status;
     });
     if (statusChanged) await this.cutoffs?.publish({ userId: id });
   }
@@ -83,7 +86,8 @@ export class UserAdminService {
       let skipped = 0;
       const ids: number[] = [];
       for (const u of targets) {
-        if (u.status === status) continue;
+        // A distributor's suspension is not yet the admin's disable: a bulk disable takes it over too.
+        if (u.status === status && (status === 'active' || u.disabled_by === 'admin')) continue;
         if (status === 'disabled' && u.id === actor.id) {
           skipped += 1;
           continue;
@@ -101,8 +105,11 @@ export class UserAdminService {
       const changed = await this.setStatus(ids, status, trx);
       if (changed.length > 0) {
         await this.audit.write({ actorId: actor.id, action: `user.bulk-${body.action}`, target: 'users', after: { ids: changed, filter: body.filter ?? null }, ip: actor.ip }, trx);
+        const was = new Map(targets.map((u) => [u.id, u]));
         for (const id of changed) {
-          await this.audit.write({ actorId: actor.id, action: 'user.update', target: `user:${id}`, before: { status: status === 'active' ? 'disabled' : 'active' }, after: { status }, ip: actor.ip }, trx);
+          const before = { status: was.get(id)?.status, disabledBy: was.get(id)?.disabled_by ?? null };
+          const after = { status, disabledBy: status === 'disabled' ? 'admin' : null };
+          await this.audit.write({ actorId: actor.id, action: 'user.update', target: `user:${id}`, before, after, ip: actor.ip }, trx);
         }
       }
       return { changed, skipped };
@@ -136,7 +143,7 @@ export class UserAdminService {
     const changed: number[] = [];
     for (let i = 0; i < ids.length; i += SLICE) {
       const slice = ids.slice(i, i + SLICE);
-      changed.push(...(await this.users.setStatus(slice, status, trx)));
+      changed.push(...(await (status === 'disabled' ? this.users.disable(slice, 'admin', trx) : this.users.enable(slice, 'admin', trx))));
       if (status === 'disabled') await this.users.revokeSessions(slice, trx);
     }
     return changed;

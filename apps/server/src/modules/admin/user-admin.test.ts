@@ -209,7 +209,7 @@ describe.each(DIALECTS)('user management on %s', (dialect) => {
     const enabled = await as(admin.token, 'POST', '/api/manage/user-bulk', { action: 'enable', filter: { email: tag, status: 'disabled' } });
     expect(enabled.body.data).toEqual({ affected: 3, skipped: 0 });
     const audit = (await as(admin.token, 'GET', `/api/manage/user/${users[0]!.id}`)).body.data.audit;
-    expect(audit.map((a: { after: unknown }) => a.after)).toEqual([{ status: 'active' }, { status: 'disabled' }]);
+    expect(audit.map((a: { after: unknown }) => a.after)).toEqual([{ status: 'active', disabledBy: null }, { status: 'disabled', disabledBy: 'admin' }]);
 
     for (const body of [{ action: 'disable' }, { action: 'disable', ids: [1], filter: {} }, { action: 'disable', ids: [] }, { action: 'wipe', ids: [1] }]) {
       const bad = await as(admin.token, 'POST', '/api/manage/user-bulk', body, 'zh');

@@ -61,8 +61,8 @@ export class UserListRepository {
   }
 
   /** Ids and standing of the users a bulk action's filter (or id list) matches. */
-  matching(f: UserFilter & { ids?: number[] }, trx?: Trx): Promise<Pick<UserRow, 'id' | 'role' | 'status'>[]> {
-    return this.filtered(f, trx).select(['u.id', 'u.role', 'u.status']).orderBy('u.id').execute();
+  matching(f: UserFilter & { ids?: number[] }, trx?: Trx): Promise<Pick<UserRow, 'id' | 'role' | 'status' | 'disabled_by'>[]> {
+    return this.filtered(f, trx).select(['u.id', 'u.role', 'u.status', 'u.disabled_by']).orderBy('u.id').execute();
   }
 
   private withFigures(base: ReturnType<UserListRepository['filtered']>, now: string) {

@@ -45,6 +45,8 @@ export class CommissionService {
     private readonly users: UserRepository,
     private readonly ledger: CommissionRepository,
     private readonly distribution: DistributionRepository,
+    /** This is the demo (config.ts `isDemo`): only there does the sandbox's pretend money earn commission. */
+    private readonly demo: boolean,
   ) {}
 
   /** The rate a distributor earns: their own, or the shop's default. */
@@ -52,14 +54,20 @@ export class CommissionService {
     return distributor.commission_rate ?? defaultRate;
   }
 
-  /** In the paying transaction: one earning for the buyer's distributor, when there is one and it comes to more than 0. */
+  /**
+   * In the paying transaction: one earning for the buyer's distributor, when there is one and it comes to
+   * more than 0. Nothing for an order paid with the sandbox outside the demo (no money came in), nor for a
+   * customer the distributor created themselves unless the operator allows it (docs/business-rules.md#commission).
+   */
   async onPaid(trx: Trx, order: OrderRow, now: Date): Promise<void> {
     if (Number(order.amount) <= 0) return;
+    if (order.pay_method === 'sandbox' && !this.demo) return;
     const buyer = await this.users.findById(order.user_id, trx);
     if (!buyer?.referrer_id) return;
     const distributor = await this.users.findById(buyer.referrer_id, trx);
     if (!distributor || distributor.is_distributor !== 1 || distributor.id === buyer.id) return;
     const settings = await this.distribution.settings(trx);
+    if (buyer.created_by === distributor.id && !settings.commissionOnCreatedAccounts) return;
     const rate = this.rateOf(distributor, settings.defaultRate);
     const amount = commissionOf(Number(order.amount), rate);
     if (amount <= 0) return;

@@ -1,7 +1,7 @@
 import { DISTRIBUTION_DEFAULTS, type DistributionSettings, distributionSettings } from '@resi/contract';
 import { type Kysely, type RawBuilder, type Transaction, sql } from 'kysely';
 import { containsText } from '../../db/like';
-import type { Database } from '../../db/schema';
+import type { Database, DisabledBy } from '../../db/schema';
 
 type Trx = Transaction<Database>;
 
@@ -20,6 +20,7 @@ export interface ReferralRow {
   account: string | null;
   distributor_remark: string | null;
   status: 'active' | 'disabled';
+  disabled_by: DisabledBy | null;
   created_at: string;
   referrer_id: number;
   distributor_email: string;
@@ -118,6 +119,7 @@ export class DistributionRepository {
           'u.account',
           'u.distributor_remark',
           'u.status',
+          'u.disabled_by',
           'u.created_at',
           'u.referrer_id',
           'd.email as distributor_email',
@@ -167,10 +169,12 @@ export class DistributionRepository {
     };
   }
 
-  async recordVisit(v: { channelKey: string; channelValue: string; referrerId: number | null; at: string }): Promise<void> {
+  /** Counts a landing once per visitor, channel and UTC day: a repeat inserts nothing (unique index). */
+  async recordVisit(v: { channelKey: string; channelValue: string; referrerId: number | null; visitor: string; at: string }): Promise<void> {
     await this.db
       .insertInto('channel_visits')
-      .values({ channel_key: v.channelKey, channel_value: v.channelValue, referrer_id: v.referrerId, day: v.at.slice(0, 10), created_at: v.at })
+      .values({ channel_key: v.channelKey, channel_value: v.channelValue, referrer_id: v.referrerId, visitor: v.visitor, day: v.at.slice(0, 10), created_at: v.at })
+      .onConflict((oc) => oc.doNothing())
       .execute();
   }
 

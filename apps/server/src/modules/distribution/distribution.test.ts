@@ -83,7 +83,7 @@ describe.each(DIALECTS)('distribution on %s', (dialect) => {
     expect(bad).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
     expect(bad.body.message).toContain(text('zh-cn', 'validation.holdDays'));
     const got = await call(t.app, 'GET', '/api/manage/distribution-settings', { token: admin.token });
-    expect(got.body.data).toEqual(SETTINGS);
+    expect(got.body.data).toEqual({ ...SETTINGS, commissionOnCreatedAccounts: false });
     const audit = await t.db.db.selectFrom('audit_logs').select(['actor_id']).where('action', '=', 'distribution.settings').execute();
     expect(audit).toEqual([{ actor_id: admin.user.id }]);
   });
@@ -326,6 +326,32 @@ describe.each(DIALECTS)('distribution on %s', (dialect) => {
     expect(all.body.data.totals.visits).toBeGreaterThanOrEqual(3);
     const backwards = await call(t.app, 'GET', '/api/distribution/channel?from=2026-02-02&to=2026-02-01', { token: d.token });
     expect(backwards).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
+  });
+
+  it('a landing counts once per address, channel and UTC day; every report still answers success', async () => {
+    const d = await distributor();
+    const ip = uniqueIp();
+    const visit = (channelValue: string, from = ip) => call(t.app, 'POST', '/api/channel/visit', { body: { channelKey: 'yl', channelValue, inviteCode: d.user.invite_code }, ip: from });
+    const visits = async () => {
+      const links = (await call(t.app, 'GET', '/api/distribution/invite', { token: d.token })).body.data.links as { channelValue: string; visits: number }[];
+      return Object.fromEntries(links.map((l) => [l.channelValue, l.visits]));
+    };
+    for (let i = 0; i < 3; i++) expect((await visit('once')).status).toBe(200);
+    expect((await visit('other')).status).toBe(200);
+    expect((await visit('once', uniqueIp())).status).toBe(200);
+    expect(await visits()).toEqual({ once: 2, other: 1 });
+    t.clock.advance(DAY);
+    expect((await visit('once')).status).toBe(200);
+    expect(await visits()).toEqual({ once: 3, other: 1 });
+  });
+
+  it('a payoff account is trimmed before it is checked and stored', async () => {
+    const { d } = await earning(2);
+    const ok = await requestPayoff(d.token, { amount: 200, method: 'usdt-trc20', account: `  ${TRON} \t` });
+    expect(ok.status).toBe(200);
+    const stored = await t.db.db.selectFrom('payoff_requests').select('account').where('id', '=', ok.body.data.id).executeTakeFirstOrThrow();
+    expect(stored.account).toBe(TRON);
+    expect((await requestPayoff(d.token, { amount: 100, method: 'bank', account: '   ' })).status).toBe(400);
   });
 
   it('a distributor exports their own channel rows as CSV with a ticket, headers in the chosen language and a totals row', async () => {

@@ -1,9 +1,11 @@
 import type { PayoffStatus } from '@resi/contract';
-import { type Kysely, PostgresAdapter, type Selectable, type Transaction } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database, PayoffRequestTable } from '../../db/schema';
 
 type Trx = Transaction<Database>;
-export type PayoffRow = Selectable<PayoffRequestTable> & { distributor_email: string };
+/** Sums as the store answers them: a number, or a string or bigint for PostgreSQL's bigint sums. */
+type Sum = string | number | bigint | null;
+export type PayoffRow = Selectable<PayoffRequestTable> & { distributor_email: string; earned: Sum; earned_from_created: Sum };
 
 const OPEN: PayoffStatus[] = ['pending', 'approved'];
 
@@ -11,8 +13,35 @@ const OPEN: PayoffStatus[] = ['pending', 'approved'];
 export class PayoffRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /**
+   * A request with what its distributor has earned in its currency (net of reversals, voided earnings not
+   * counted), and the part of it from customers the distributor created themselves: the admin weighs
+   * the request with it (docs/business-rules.md#payoffs).
+   */
   private base(db: Kysely<Database> | Trx) {
-    return db.selectFrom('payoff_requests as p').innerJoin('users as d', 'd.id', 'p.distributor_id').selectAll('p').select('d.email as distributor_email');
+    return db
+      .selectFrom('payoff_requests as p')
+      .innerJoin('users as d', 'd.id', 'p.distributor_id')
+      .selectAll('p')
+      .select('d.email as distributor_email')
+      .select((eb) => [
+        eb
+          .selectFrom('commissions as c')
+          .whereRef('c.distributor_id', '=', 'p.distributor_id')
+          .whereRef('c.currency', '=', 'p.currency')
+          .where('c.voided_at', 'is', null)
+          .select((e) => e.fn.coalesce(e.fn.sum('c.amount'), sql.lit(0)).as('s'))
+          .as('earned'),
+        eb
+          .selectFrom('commissions as c')
+          .innerJoin('users as b', 'b.id', 'c.buyer_id')
+          .whereRef('c.distributor_id', '=', 'p.distributor_id')
+          .whereRef('b.created_by', '=', 'p.distributor_id')
+          .whereRef('c.currency', '=', 'p.currency')
+          .where('c.voided_at', 'is', null)
+          .select((e) => e.fn.coalesce(e.fn.sum('c.amount'), sql.lit(0)).as('s'))
+          .as('earned_from_created'),
+      ]);
   }
 
   find(id: number, trx?: Trx): Promise<PayoffRow | undefined> {

@@ -42,6 +42,8 @@ export function toPayoffDto(r: PayoffRow): PayoffDto {
     approvedAt: r.approved_at,
     paidAt: r.paid_at,
     rejectedAt: r.rejected_at,
+    earned: Number(r.earned ?? 0),
+    earnedFromCreatedAccounts: Number(r.earned_from_created ?? 0),
   };
 }
 

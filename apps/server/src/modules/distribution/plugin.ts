@@ -16,13 +16,13 @@ import { DistributionSettingsService } from './settings-service';
  * Distribution (docs/business-rules.md#distribution): the commission ledger is written from the orders
  * module's paying and refunding transactions, through the hooks this plugin registers on them.
  */
-export const distributionModule: FastifyPluginAsync<ModuleDeps> = async (app, { config, db, clock, cutoffs }) => {
+export const distributionModule: FastifyPluginAsync<ModuleDeps> = async (app, { config, db, clock, cutoffs, demo }) => {
   const users = new UserRepository(db);
   const audit = new AuditLogRepository(db, clock);
   const distribution = new DistributionRepository(db, config.CURRENCY);
   const payoffs = new PayoffRepository(db);
   const ledger = new CommissionRepository(db);
-  const commission = new CommissionService(users, ledger, distribution);
+  const commission = new CommissionService(users, ledger, distribution, demo);
   app.orders.fulfilment.onPaid((trx, order, now) => commission.onPaid(trx, order, now));
   app.orders.refunds.onRefund({
     preview: (order, now) => commission.previewRefund(order, now),
@@ -40,5 +40,6 @@ export const distributionModule: FastifyPluginAsync<ModuleDeps> = async (app, { 
     referrals: new ReferralService(db, clock, users, new UserAdminRepository(db), audit, cutoffs),
     users,
     settings: new DistributionSettingsService(db, clock, distribution, audit),
+    visitorKey: `${config.APP_SECRET}:channel-visit`,
   });
 };

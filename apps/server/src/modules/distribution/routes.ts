@@ -24,6 +24,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { UserRow } from '../../db/rows';
 import { type Clock, iso } from '../../lib/clock';
+import { hmac } from '../../lib/secrets';
 import { AppError } from '../../shared/errors';
 import { currentAuth } from '../../shared/request-context';
 import type { UserRepository } from '../auth/user-repository';
@@ -50,6 +51,8 @@ export interface DistributionRouteDeps {
   referrals: ReferralService;
   users: UserRepository;
   settings: DistributionSettingsService;
+  /** The key channel landings' addresses are hashed with. */
+  visitorKey: string;
 }
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
@@ -61,6 +64,8 @@ const toReferralDto = (r: ReferralRow, currency: string): DistributionUserDto =>
   account: r.account,
   remark: r.distributor_remark,
   status: r.status,
+  // Rows disabled before `disabled_by` was kept count as the admin's (docs/business-rules.md#referred-users).
+  disabledBy: r.status === 'disabled' ? (r.disabled_by ?? 'admin') : null,
   createdAt: r.created_at,
   distributorId: r.referrer_id,
   distributorEmail: r.distributor_email,
@@ -240,7 +245,10 @@ export const distributionRoutes: FastifyPluginAsyncZod<DistributionRouteDeps> = 
       const b = request.body;
       // An unknown invite code still counts the landing, unattributed: the visitor did arrive.
       const referrer = b.inviteCode ? await d.users.findByInviteCode(b.inviteCode) : undefined;
-      await d.distribution.recordVisit({ channelKey: b.channelKey, channelValue: b.channelValue, referrerId: referrer?.id ?? null, at: iso(d.clock.now()) });
+      // Once per address, channel and day, so reloading or replaying the report does not inflate a channel;
+      // the address is kept only as a keyed hash. A repeat still answers success and tells the caller nothing.
+      const visitor = hmac(d.visitorKey, request.ip);
+      await d.distribution.recordVisit({ channelKey: b.channelKey, channelValue: b.channelValue, referrerId: referrer?.id ?? null, visitor, at: iso(d.clock.now()) });
       return { data: {} };
     },
   );

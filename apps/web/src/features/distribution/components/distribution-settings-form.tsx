@@ -1,5 +1,5 @@
 import { distributionSettings, PAYOUT_METHODS, type DistributionSettings, type PayoutMethod } from '@resi/contract';
-import { Button, Card, Form, InputNumber, Select } from 'antd';
+import { Button, Card, Form, InputNumber, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '@/components/query-state';
 import { currencyDigits, fromMinorUnits, toMinorUnits } from '@/lib/format';
@@ -13,10 +13,17 @@ interface SettingsValues {
   holdDays: number;
   minPayout: number;
   payoutMethods: PayoutMethod[];
+  commissionOnCreatedAccounts: boolean;
 }
 
 export function toSettingsBody(v: SettingsValues, currency: string): DistributionSettings {
-  return { defaultRate: v.defaultRate, holdDays: v.holdDays, minPayout: toMinorUnits(v.minPayout, currency), payoutMethods: v.payoutMethods };
+  return {
+    defaultRate: v.defaultRate,
+    holdDays: v.holdDays,
+    minPayout: toMinorUnits(v.minPayout, currency),
+    payoutMethods: v.payoutMethods,
+    commissionOnCreatedAccounts: v.commissionOnCreatedAccounts,
+  };
 }
 
 const shape = distributionSettings.shape;
@@ -57,6 +64,14 @@ function SettingsForm({ settings, currency }: { settings: DistributionSettings; 
       >
         <Select<PayoutMethod[]> mode="multiple" options={PAYOUT_METHODS.map((m) => ({ value: m, label: t(`distributionManage.methods.${m}`) }))} data-testid="settings-payout-methods" />
       </Form.Item>
+      <Form.Item
+        name="commissionOnCreatedAccounts"
+        label={t('distributionManage.settings.createdAccounts')}
+        extra={t('distributionManage.settings.createdAccountsHint')}
+        valuePropName="checked"
+      >
+        <Switch data-testid="settings-created-accounts" />
+      </Form.Item>
       <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="settings-save">
         {t('distributionManage.settings.save')}
       </Button>
@@ -64,7 +79,7 @@ function SettingsForm({ settings, currency }: { settings: DistributionSettings; 
   );
 }
 
-/** The admin's distribution settings: default rate, hold, minimum payoff and payout methods. */
+/** The admin's distribution settings: default rate, hold, minimum payoff, payout methods, commission on accounts distributors created. */
 export function DistributionSettingsCard({ currency }: { currency: string }) {
   const { t } = useTranslation();
   const settings = useDistributionSettings();

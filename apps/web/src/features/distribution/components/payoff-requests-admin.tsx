@@ -1,5 +1,5 @@
 import { normalizeLang, PAYOFF_STATUSES, type PayoffDto, type PayoffStatus } from '@resi/contract';
-import { Button, Card, Form, Modal, Select, Space } from 'antd';
+import { Button, Card, Form, Modal, Select, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilterButtons } from '@/components/filter-buttons';
@@ -80,6 +80,26 @@ export function PayoffRequestsAdmin() {
         columns={[
           { title: t('distributionManage.admin.distributor'), key: 'distributor', className: 'nowrap', render: (_v, p) => `${p.distributorEmail} (#${p.distributorId})` },
           ...payoffColumns(t, lang),
+          {
+            // What the distributor earned, and how much of it came from customers they created themselves
+            // (no mail code: they may have bought as them), to weigh the request (docs/business-rules.md#payoffs).
+            title: t('distributionManage.admin.earned'),
+            key: 'earned',
+            align: 'right',
+            className: 'nowrap',
+            render: (_v, p) => (
+              <div className="cell-user">
+                <span>{formatMoney(p.earned, p.currency, lang)}</span>
+                <span className={p.earnedFromCreatedAccounts === 0 ? 'muted' : undefined} data-testid="payoff-created-share">
+                  {p.earnedFromCreatedAccounts === 0 ? (
+                    t('distributionManage.admin.fromCreatedNone')
+                  ) : (
+                    <Tag color="orange">{t('distributionManage.admin.fromCreated', { amount: formatMoney(p.earnedFromCreatedAccounts, p.currency, lang) })}</Tag>
+                  )}
+                </span>
+              </div>
+            ),
+          },
           {
             title: t('distributionManage.admin.actions'),
             key: 'actions',

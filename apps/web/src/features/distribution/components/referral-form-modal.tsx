@@ -24,8 +24,10 @@ export function referralBody(values: ReferralValues, editing: DistributionUserDt
  * Create a customer under the caller (email, optional account, password, remark), or edit one referral's
  * remark and status. The server's refusals (email taken, self-referral) arrive as the API client's toast.
  */
-export function ReferralFormModal({ editing, open, onClose }: { editing: DistributionUserDto | null; open: boolean; onClose: () => void }) {
+export function ReferralFormModal({ editing, isAdmin, open, onClose }: { editing: DistributionUserDto | null; isAdmin: boolean; open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
+  // The operator disabled this user: a distributor cannot enable them again (the server refuses it too).
+  const locked = !isAdmin && editing?.disabledBy === 'admin';
   const [form] = Form.useForm<ReferralValues>();
   const save = useSaveReferral();
   const remarkRule = schemaRule(saveDistributionUserBody.shape.remark, t);
@@ -65,8 +67,15 @@ export function ReferralFormModal({ editing, open, onClose }: { editing: Distrib
             <Form.Item name="remark" label={t('distributionUsers.form.remark')} extra={t('distributionUsers.form.remarkHint')} rules={[remarkRule]}>
               <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={200} data-testid="referral-remark" />
             </Form.Item>
-            <Form.Item name="status" label={t('distributionUsers.form.status')} extra={t('distributionUsers.form.disableHint')}>
-              <Select options={(['active', 'disabled'] as const).map((s) => ({ value: s, label: t(`distributionUsers.status.${s}`) }))} data-testid="referral-status" />
+            <Form.Item name="status" label={t('distributionUsers.form.status')} extra={t(locked ? 'distributionUsers.form.lockedHint' : 'distributionUsers.form.disableHint')}>
+              <Select
+                disabled={locked}
+                options={(['active', 'disabled'] as const).map((s) => ({
+                  value: s,
+                  label: t(locked && s === 'disabled' ? 'distributionUsers.status.disabledByAdmin' : `distributionUsers.status.${s}`),
+                }))}
+                data-testid="referral-status"
+              />
             </Form.Item>
           </>
         ) : (

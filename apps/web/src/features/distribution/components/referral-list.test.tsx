@@ -12,6 +12,7 @@ const referral: DistributionUserDto = {
   account: 'referred_one',
   remark: null,
   status: 'active',
+  disabledBy: null,
   createdAt: '2026-01-01T00:00:00Z',
   distributorId: 5,
   distributorEmail: 'dist@example.com',
@@ -121,6 +122,21 @@ describe('Referred users', { timeout: 30_000 }, () => {
     await waitFor(() => expect(posted).toHaveLength(1), waitLong);
     await screen.findByText('This email is already registered (test).', {}, waitLong);
     expect(screen.getByTestId('referral-email')).toBeTruthy();
+  });
+
+  it("shows a referral the operator disabled as such, and a distributor's form does not offer to enable it", async () => {
+    vi.mocked(fetch).mockImplementation(async (input) => {
+      const url = new URL(String(input), 'http://console.test');
+      asked.push(url);
+      return Response.json({ data: { items: [{ ...referral, status: 'disabled', disabledBy: 'admin' }], total: 1, page: 1, pageSize: 20 } });
+    });
+    renderList();
+    const row = await screen.findByTestId('referral-row-referred@example.com', {}, waitLong);
+    expect(within(row).getByTestId('referral-status-tag').textContent).toBe('Disabled by the operator');
+    fireEvent.click(within(row).getByTestId('referral-edit'));
+    await screen.findByTestId('referral-remark', {}, waitLong);
+    expect(screen.getByText('The operator disabled this user; only an admin can enable them again.')).toBeTruthy();
+    expect((within(screen.getByTestId('referral-status')).getByRole('combobox') as HTMLInputElement).disabled).toBe(true);
   });
 
   it('edits only the remark and status of a row', async () => {

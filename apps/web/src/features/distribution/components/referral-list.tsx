@@ -47,9 +47,10 @@ export function ReferralList({ isAdmin, canCreate }: { isAdmin: boolean; canCrea
     {
       title: t('distributionUsers.columns.status'),
       key: 'status',
+      // The operator's disable is told apart: only an admin lifts it (docs/business-rules.md#referred-users).
       render: (_v, u) => (
         <Tag color={u.status === 'active' ? 'green' : 'red'} data-testid="referral-status-tag">
-          {t(`distributionUsers.status.${u.status}`)}
+          {t(u.disabledBy === 'admin' ? 'distributionUsers.status.disabledByAdmin' : `distributionUsers.status.${u.status}`)}
         </Tag>
       ),
     },
@@ -87,7 +88,7 @@ export function ReferralList({ isAdmin, canCreate }: { isAdmin: boolean; canCrea
         onRow={(u) => ({ 'data-testid': `referral-row-${u.email}` }) as never}
         columns={columns}
       />
-      {editing.open ? <ReferralFormModal open editing={editing.user} onClose={() => setEditing({ open: false })} /> : null}
+      {editing.open ? <ReferralFormModal open editing={editing.user} isAdmin={isAdmin} onClose={() => setEditing({ open: false })} /> : null}
     </div>
   );
 }

@@ -49,6 +49,8 @@ const request: PayoffDto = {
   approvedAt: null,
   paidAt: null,
   rejectedAt: null,
+  earned: 3000,
+  earnedFromCreatedAccounts: 1200,
 };
 const rejected: PayoffDto = { ...request, id: 30, status: 'rejected', note: 'Wrong account', rejectedAt: '2026-01-01T12:00:00Z' };
 
@@ -75,7 +77,7 @@ function stubServer(info: DistributionInfo) {
     'GET /api/distribution/payoff': () => Response.json({ data: page([request, rejected]) }),
     'POST /api/distribution/payoff': () => Response.json({ data: request, message: 'Requested (test).' }),
     'POST /api/distribution/status': () => Response.json({ data: { ...request, status: 'approved' }, message: 'Saved (test).' }),
-    'GET /api/manage/distribution-settings': () => Response.json({ data: { defaultRate: 10, holdDays: 7, minPayout: 1000, payoutMethods: ['usdt-trc20'] } }),
+    'GET /api/manage/distribution-settings': () => Response.json({ data: { defaultRate: 10, holdDays: 7, minPayout: 1000, payoutMethods: ['usdt-trc20'], commissionOnCreatedAccounts: false } }),
     'POST /api/manage/distribution-settings': () => Response.json({ data: calls.at(-1)?.body, message: 'Saved (test).' }),
   };
   vi.stubGlobal(
@@ -119,7 +121,13 @@ describe('distribution helpers', () => {
     expect(canRequestPayoff({ available: 0, minPayout: 0 })).toBe(false);
   });
   it('the settings form sends the minimum payoff in minor units', () => {
-    expect(toSettingsBody({ defaultRate: 12.5, holdDays: 3, minPayout: 25.5, payoutMethods: ['bank'] }, 'USD')).toEqual({ defaultRate: 12.5, holdDays: 3, minPayout: 2550, payoutMethods: ['bank'] });
+    expect(toSettingsBody({ defaultRate: 12.5, holdDays: 3, minPayout: 25.5, payoutMethods: ['bank'], commissionOnCreatedAccounts: true }, 'USD')).toEqual({
+      defaultRate: 12.5,
+      holdDays: 3,
+      minPayout: 2550,
+      payoutMethods: ['bank'],
+      commissionOnCreatedAccounts: true,
+    });
   });
 });
 
@@ -196,6 +204,9 @@ describe('Distribution Management page', { timeout: 30_000 }, () => {
     const list = await screen.findByTestId('payoff-requests', {}, waitLong);
     await within(list).findAllByText('IBAN DE00 1234', {}, waitLong);
     expect(server.calls.find((c) => c.path === '/api/distribution/payoff')?.query).toMatchObject({ status: 'pending' });
+    // What the distributor earned, and the part from accounts they created themselves.
+    expect(within(list).getAllByTestId('payoff-created-share')[0]!.textContent).toBe('$12.00 from accounts they created');
+    expect(within(list).getAllByText('$30.00').length).toBeGreaterThan(0);
 
     fireEvent.click(within(list).getAllByTestId('payoff-approve')[0]!);
     fireEvent.click(await screen.findByTestId('payoff-approve-confirm', {}, waitLong));
@@ -222,14 +233,19 @@ describe('Distribution Management page', { timeout: 30_000 }, () => {
     expect(within(list).queryByTestId('payoff-approve')).toBeNull();
   });
 
-  it('an admin saves the settings with the minimum payoff in minor units', async () => {
+  it('an admin saves the settings with the minimum payoff in minor units, and lets accounts distributors create earn', async () => {
     renderPage(admin, '/distribution/manage?tab=settings');
     const form = await screen.findByTestId('distribution-settings-form', {}, waitLong);
     fireEvent.change(within(form).getByTestId('settings-min-payout'), { target: { value: '25.5' } });
     fireEvent.change(within(form).getByTestId('settings-hold-days'), { target: { value: '3' } });
+    expect(within(form).getByText('Commission on accounts distributors create')).toBeTruthy();
+    fireEvent.click(within(form).getByTestId('settings-created-accounts'));
     fireEvent.click(within(form).getByTestId('settings-save'));
     await waitFor(
-      () => expect(posts(server.calls, '/api/manage/distribution-settings')).toEqual([{ defaultRate: 10, holdDays: 3, minPayout: 2550, payoutMethods: ['usdt-trc20'] }]),
+      () =>
+        expect(posts(server.calls, '/api/manage/distribution-settings')).toEqual([
+          { defaultRate: 10, holdDays: 3, minPayout: 2550, payoutMethods: ['usdt-trc20'], commissionOnCreatedAccounts: true },
+        ]),
       waitLong,
     );
   });
