@@ -14,12 +14,20 @@ import { ensureFirstAdmin } from './modules/auth/bootstrap-admin';
 import { UserRepository } from './modules/auth/user-repository';
 import { seedDemoCatalogue } from './modules/catalogue/demo-seed';
 import { createGatewayMeters } from './ops/gateway-meters';
+import { createLogOutput } from './ops/log-output';
 import { createMetrics } from './ops/metrics';
 import { startOpsListener } from './ops/ops-listener';
 import { Readiness } from './ops/readiness';
+import { stopOnSignals } from './ops/shutdown';
 
 const ROLES = ['all', 'api', 'gateway'] as const;
 type Role = (typeof ROLES)[number];
+/** About a second of the busiest API's request log (~10,000 lines of ~400 bytes). */
+const LOG_BUFFER_BYTES = 4 * 1024 * 1024;
+/** Room for the gateway's last usage flush and its retries (docs/gateway.md), yet a stop that always ends. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+/** How long a slow log reader gets to take the last lines once everything else is closed. */
+const SHUTDOWN_LOG_FLUSH_MS = 2_000;
 
 function parseRole(argv: string[]): Role {
   const arg = argv.find((a) => a.startsWith('--role='));
@@ -39,11 +47,13 @@ async function main(): Promise<void> {
     process.stdout.write('Demo catalogue created: packages, regions, business lines and the sandbox payment method.\n');
   }
 
-  // Written asynchronously: a line waits while the previous write is under way and goes out with the
-  // lines queued behind it, so a busy API makes one write per batch instead of one blocking write per
-  // request (about 5 % of GET /api/user's CPU). pino flushes what is queued when the process exits.
-  const logStream = pino.destination({ dest: 1, sync: false });
-  const log = pino({ level: config.LOG_LEVEL }, logStream);
+  // Written asynchronously with a bounded buffer (ops/log-output.ts, docs/deployment.md#the-log).
+  const logOutput = createLogOutput({
+    fd: 1,
+    maxBufferBytes: LOG_BUFFER_BYTES,
+    onCaughtUp: (dropped) => log.warn({ dropped }, 'log lines dropped while stdout was not read'),
+  });
+  const log = pino({ level: config.LOG_LEVEL }, logOutput);
   const stops: Array<() => Promise<void>> = [];
   // Cut-offs reach the gateways at once: in this process directly, in others through Redis (docs/gateway.md#cut-off-timing).
   const cutoffs: CutoffBus = config.REDIS_URL
@@ -55,11 +65,11 @@ async function main(): Promise<void> {
   }
   // Redis is checked on the connection this process uses it for: the cut-off bus's.
   const readiness = new Readiness({ db: db.db, redis: cutoffs instanceof RedisCutoffBus ? cutoffs : undefined, log: log.child({ part: 'readiness' }) });
-  const metrics = config.METRICS_PORT === undefined ? undefined : createMetrics();
+  const metrics = config.METRICS_PORT === undefined ? undefined : createMetrics({ logLinesDropped: logOutput.dropped });
 
   if (role !== 'gateway') {
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
-    const app = await buildApp({ config, db, mailer, cutoffs, metrics, readiness, logger: { stream: logStream } });
+    const app = await buildApp({ config, db, mailer, cutoffs, metrics, readiness, logger: { stream: logOutput } });
     await ensureFirstAdmin(new UserRepository(db.db), systemClock, {
       email: config.ADMIN_EMAIL,
       password: config.ADMIN_PASSWORD,
@@ -113,18 +123,17 @@ async function main(): Promise<void> {
     stops.push(() => health.close());
   }
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down');
+  stopOnSignals({
     // The gateway's stop flushes metered bytes: it must finish before the store closes.
-    for (const stop of stops.reverse()) await stop();
-    await db.db.destroy();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    stop: async () => {
+      for (const stop of stops.reverse()) await stop();
+      await db.db.destroy();
+    },
+    log,
+    output: logOutput,
+    deadlineMs: SHUTDOWN_DEADLINE_MS,
+    logFlushMs: SHUTDOWN_LOG_FLUSH_MS,
+  });
 }
 
 main().catch((err: unknown) => {

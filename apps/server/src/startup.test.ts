@@ -51,7 +51,7 @@ describe('starting the server with a bad environment', () => {
   });
 });
 
-// The log is written asynchronously (main.ts): a line must still come out at once on a quiet server,
+// The log is written asynchronously (ops/log-output.ts): a line must still come out at once on a quiet server,
 // and what is queued when the process stops must not be lost.
 describe('the server log', () => {
   it('prints its start line while idle, and its shutdown line before it exits', async () => {

@@ -15,9 +15,26 @@ export interface Metrics {
   requestAnswered(method: string, route: string, status: number, seconds: number): void;
 }
 
-export function createMetrics(): Metrics {
+export interface MetricsOptions {
+  /** The log lines dropped so far (ops/log-output.ts), read at each scrape. */
+  logLinesDropped?: () => number;
+}
+
+export function createMetrics(o: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const logLinesDropped = o.logLinesDropped;
+  if (logLinesDropped) {
+    new Counter({
+      name: 'resi_log_lines_dropped_total',
+      help: 'Log lines dropped because stdout was not read fast enough (the buffer was full) or its reader went away.',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(logLinesDropped());
+      },
+    });
+  }
   const requests = new Histogram({
     name: 'resi_http_request_duration_seconds',
     help: 'API requests by method, route pattern and status: time from the request to the last byte of the answer.',
