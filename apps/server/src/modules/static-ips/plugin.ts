@@ -38,6 +38,7 @@ export const staticIpsModule: FastifyPluginAsync<ModuleDeps> = async (app, { con
     audit,
     passwords,
     currency: config.CURRENCY,
+    unpaid: { maxIps: config.STATIC_UNPAID_MAX_IPS, maxSharePercent: config.STATIC_UNPAID_MAX_SHARE },
   });
   new StaticRefunds(inventory, allocations, config.STATIC_COOLDOWN_DAYS).register(app.orders.refunds);
   const endpoint = { host: config.GATEWAY_PUBLIC_HOST, httpPort: config.GATEWAY_HTTP_PORT, socksPort: config.GATEWAY_SOCKS_PORT };
