@@ -6,8 +6,8 @@ import { isPublicUnicast } from '../lib/public-address';
  * Which destinations the gateway may dial itself (direct egress). Without this, a proxy customer could
  * reach the gateway host's own services (Redis, PostgreSQL, the console's API on 127.0.0.1), its private
  * network and the cloud metadata service (169.254.169.254). Through an upstream proxy the destination is
- * the upstream's to resolve and judge, so only direct dials are guarded. Which addresses are public:
- * lib/public-address.ts.
+ * the upstream's to resolve and judge, so only direct dials are guarded, and the dial to a guarded
+ * upstream itself (a static IP's, exit-dialer.ts). Which addresses are public: lib/public-address.ts.
  */
 
 /** errno-style code of a refused lookup, so a dial's 'error' can be told from a network failure. */

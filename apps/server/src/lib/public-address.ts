@@ -2,7 +2,8 @@ import net from 'node:net';
 
 /*
  * Which addresses are public unicast: the gateway dials only those itself (gateway/destination-guard.ts),
- * and a static IP's upstream must be one (modules/static-ips/upstream-host-check.ts). Anything else
+ * static IPs' upstreams included, and the static import takes only upstreams there
+ * (modules/static-ips/upstream-host-check.ts). Anything else
  * reaches the host's own services, its private network or the cloud metadata service (169.254.169.254).
  *
  * Node's built-in `net.BlockList` holds the ranges: it parses every IPv6 spelling (`::ffff:7f00:1`,

@@ -8,13 +8,13 @@ type Lookup = (host: string) => Promise<{ address: string }[]>;
 const lookupAll: Lookup = (host) => dns.promises.lookup(host, { all: true });
 
 /**
- * Whether a static IP's upstream may be stored (docs/security.md#static-ip-upstreams). The gateway
- * dials an upstream without the destination guard of direct egress (an upstream resolves and judges its
- * own targets), so an upstream on loopback, a private network or the metadata address would hand a
- * static login the host's own services: the upstream must be a public address, by the same ranges as
- * direct egress (lib/public-address.ts). A name is resolved now and every answer must be public; one that
- * does not resolve is refused too, since it could not carry traffic anyway. GATEWAY_ALLOW_PRIVATE_DESTINATIONS
- * (tests only) lets everything through, as it does for direct egress.
+ * Whether a static IP's upstream may be stored (docs/security.md#static-ip-upstreams). An upstream on
+ * loopback, a private network or the metadata address would hand a static login the host's own
+ * services: it must be a public address, by the same ranges as direct egress (lib/public-address.ts).
+ * A name is resolved now and every answer must be public; one that does not resolve is refused too,
+ * since it could not carry traffic anyway. (The gateway checks again at each dial, for a name that
+ * points elsewhere later.) GATEWAY_ALLOW_PRIVATE_DESTINATIONS (tests only) lets everything through, as
+ * it does for direct egress.
  */
 export class UpstreamHostCheck {
   constructor(
