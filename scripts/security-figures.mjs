@@ -41,6 +41,7 @@ const EXPECTED = [
   ['stripe-future-event', 'Payment events signed for a time still to come'],
   ['money-concurrency', 'Races on money operations'],
   ['shop-open-orders', 'Unpaid orders piling up'],
+  ['shop-static-unpaid-holds', "Unpaid static orders holding a region's stock"],
   ['log-redaction', 'Secrets leaking into logs'],
 ];
 

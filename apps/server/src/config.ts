@@ -125,6 +125,10 @@ const envSchema = z.object({
   STATIC_COOLDOWN_DAYS: z.coerce.number().int('must be a whole number of days').min(0).max(365).default(7),
   /** Replacements a customer may ask for per static IP in any 30 days. */
   STATIC_REPLACEMENTS: z.coerce.number().int('must be a whole number').min(0).max(100).default(1),
+  /** Static IPs one customer's unpaid orders may hold reserved at once, over all regions. */
+  STATIC_UNPAID_MAX_IPS: z.coerce.number().int('must be a whole number').min(1).max(100_000).default(100),
+  /** Percent of a region and line's available static IPs one customer's unpaid orders may hold (rounded up). */
+  STATIC_UNPAID_MAX_SHARE: z.coerce.number().int('must be a whole number of percent').min(1).max(100).default(50),
   /** Seconds between two reads of the TRON API by the USDT payment watcher. */
   USDT_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /**

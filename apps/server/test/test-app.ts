@@ -113,6 +113,9 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
       DATA_DIR: dataDir,
       CAPTCHA_TEST_ANSWER: CAPTCHA,
       LOG_LEVEL: 'silent',
+      // Static IPs imported by tests sit on documentation and loopback addresses, as the gateway
+      // fixtures' origins do; a test of the refusal says 'false'.
+      GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'true',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },

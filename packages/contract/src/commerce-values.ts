@@ -18,3 +18,8 @@ export type PaidBy = (typeof PAID_BY)[number];
 
 /** Minutes an unpaid order stays open (docs/business-rules.md#orders). */
 export const ORDER_TTL_MINUTES = 30;
+/**
+ * Minutes an unpaid static IP order stays open, and so holds the IPs it reserved: shorter than other
+ * orders, so unpaid orders cannot keep a region's stock from buyers who pay (docs/business-rules.md#static-residential-ips).
+ */
+export const STATIC_ORDER_TTL_MINUTES = 10;

@@ -31,10 +31,43 @@ export function dialExit(exit: Exit, host: string, port: number, timeoutMs: numb
     done('UPSTREAM_ERROR', null);
     return () => undefined;
   }
-  if (url.protocol === 'http:') return dialHttpProxy(url, host, port, timeoutMs, done);
-  if (url.protocol.startsWith('socks')) return dialSocksProxy(url, host, port, timeoutMs, done);
-  done('UPSTREAM_ERROR', null);
-  return () => undefined;
+  const http = url.protocol === 'http:';
+  if (!http && !url.protocol.startsWith('socks')) {
+    done('UPSTREAM_ERROR', null);
+    return () => undefined;
+  }
+  const dial = (proxyHost: string) => (http ? dialHttpProxy(url, proxyHost, host, port, timeoutMs, done) : dialSocksProxy(url, proxyHost, host, port, timeoutMs, done));
+  const upstream = upstreamAddress(url);
+  return exit.guarded ? dialGuarded(guard, upstream, dial, done) : dial(upstream.host);
+}
+
+/** An upstream URL's host (unbracketed) and port, with the scheme's usual port when it names none. */
+export function upstreamAddress(url: URL): { host: string; port: number } {
+  return { host: unbracket(url.hostname), port: Number(url.port) || (url.protocol === 'http:' ? 80 : 1080) };
+}
+
+/**
+ * A guarded upstream (a static IP's, docs/security.md#static-ip-upstreams) is dialed only at an address
+ * direct egress could reach: a literal is checked, a name resolved once by the guard, which checks every
+ * answer, and the dial goes to the address checked, so a name re-pointed inward after its import is refused.
+ */
+function dialGuarded(guard: DestinationGuard, upstream: { host: string; port: number }, dial: (address: string) => () => void, done: DialDone): () => void {
+  if (guard.refuses(upstream.host, upstream.port)) {
+    done('DESTINATION_FORBIDDEN', null);
+    return () => undefined;
+  }
+  if (net.isIP(upstream.host) !== 0) return dial(upstream.host);
+  let abandoned = false;
+  let cancel: (() => void) | null = null;
+  guard.lookup(upstream.host, {}, (err, address) => {
+    if (abandoned) return;
+    if (err) return done(err.code === DESTINATION_FORBIDDEN_CODE ? 'DESTINATION_FORBIDDEN' : failureOfErrno(err.code), null);
+    cancel = dial(address as string);
+  });
+  return () => {
+    abandoned = true;
+    cancel?.();
+  };
 }
 
 function dialDirect(host: string, port: number, timeoutMs: number, guard: DestinationGuard, done: DialDone): () => void {
@@ -85,7 +118,7 @@ function unbracket(hostname: string): string {
   return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
 }
 
-function dialHttpProxy(url: URL, host: string, port: number, timeoutMs: number, done: DialDone): () => void {
+function dialHttpProxy(url: URL, proxyHost: string, host: string, port: number, timeoutMs: number, done: DialDone): () => void {
   const target = authority(host, port);
   let head = `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n`;
   if (url.username || url.password) {
@@ -94,7 +127,7 @@ function dialHttpProxy(url: URL, host: string, port: number, timeoutMs: number, 
   }
   head += '\r\n';
 
-  const socket = net.connect({ host: unbracket(url.hostname), port: Number(url.port) || 80, noDelay: true });
+  const socket = net.connect({ host: proxyHost, port: Number(url.port) || 80, noDelay: true });
   socket.write(head);
   let settled = false;
   let buffered: Buffer | null = null;
@@ -165,13 +198,13 @@ function failureOfSocksMessage(message: string): UpstreamFailure {
  */
 let socksClient: Promise<typeof SocksClient> | null = null;
 
-function dialSocksProxy(url: URL, host: string, port: number, timeoutMs: number, done: DialDone): () => void {
+function dialSocksProxy(url: URL, proxyHost: string, host: string, port: number, timeoutMs: number, done: DialDone): () => void {
   let abandoned = false;
   let settled = false;
   socksClient ??= import('socks').then((m) => m.SocksClient);
   void socksClient.then((client) => client.createConnection({
     proxy: {
-      host: unbracket(url.hostname),
+      host: proxyHost,
       port: Number(url.port) || 1080,
       type: url.protocol === 'socks4:' || url.protocol === 'socks4a:' ? 4 : 5,
       userId: url.username ? decodeURIComponent(url.username) : undefined,

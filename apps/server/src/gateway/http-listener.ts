@@ -4,7 +4,7 @@ import { admitFrom, basicCredentials } from './admission';
 import { ConnectionLimits, type Handshake, type ListenerLimits } from './connection-limits';
 import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
-import { dialExit } from './exit-dialer';
+import { dialExit, upstreamAddress } from './exit-dialer';
 import type { GatewayLog } from './gateway-log';
 import type { GatewayMetrics } from './gateway-metrics';
 import { IndexedSet } from './indexed-set';
@@ -166,6 +166,8 @@ export class HttpListener {
     const hostname = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
     // Direct egress: an IP literal (URL parsing has normalised `0x7f.1` and the like) or an own port is refused unbilled.
     if (a.exit.kind === 'direct' && guard.refuses(hostname, target.port ? Number(target.port) : 80)) return 'DESTINATION_FORBIDDEN';
+    // A guarded upstream (a static IP's) on a refused literal or an own port: the same, before anything is billed.
+    if (a.exit.kind === 'upstream' && a.exit.guarded && refusedUpstream(a.exit.url, guard)) return 'DESTINATION_FORBIDDEN';
     const state = this.states.get(request.socket);
     const boundary = state && state.inFlight <= 1 ? state.boundary : null;
     const refusal = this.opts.live.claim(request.socket, a.key, boundary);
@@ -183,7 +185,9 @@ export class HttpListener {
     }
     const proxy = httpProxyOf(a.exit.url);
     if (!proxy) return 'UPSTREAM_AUTH';
-    return { agent: this.agents.forUrl(a.exit.url, !a.exit.oneOff), proxy };
+    // A guarded upstream's name is checked by the lookup its new connections resolve it with, as for direct egress.
+    const lookup = a.exit.guarded ? guard.lookupWith(() => (res.dialFailure = 'DESTINATION_FORBIDDEN')) : undefined;
+    return { agent: this.agents.forUrl(a.exit.url, !a.exit.oneOff), proxy, ...(lookup ? { lookup } : {}) };
   }
 
   private accept(socket: Socket): void {
@@ -288,6 +292,16 @@ function answerAndClose(socket: Socket, status: number, realm: string, message: 
   head += `connection: close\r\ndate: ${new Date().toUTCString()}\r\ncontent-length: ${Buffer.byteLength(message)}\r\nserver: ${realm}\r\ncontent-type: text/plain; charset=utf-8\r\n\r\n`;
   socket.setTimeout(1000, () => socket.destroy());
   socket.end(head + message);
+}
+
+/** Whether the guard refuses an upstream URL's own address before any lookup (an unparsable URL fails later, at its dial). */
+function refusedUpstream(url: string, guard: DestinationGuard): boolean {
+  try {
+    const { host, port } = upstreamAddress(new URL(url));
+    return guard.refuses(host, port);
+  } catch {
+    return false;
+  }
 }
 
 /** An HTTP upstream's address and credentials; null when its username holds a colon (RFC 7617 §2 forbids it). */

@@ -62,9 +62,10 @@ export interface Allowance {
 /**
  * Where a connection exits: an upstream proxy URL (http://, socks5://, with credentials) or direct.
  * `oneOff`: the URL names one connection or session (a provider template's), so connections to it are
- * not kept alive for reuse.
+ * not kept alive for reuse. `guarded`: the upstream itself is dialed only where direct egress may go
+ * (a static IP's, docs/security.md#static-ip-upstreams); the operator's own supply is not.
  */
-export type Exit = { kind: 'upstream'; url: string; id: string; oneOff?: boolean } | { kind: 'direct'; id: 'direct' };
+export type Exit = { kind: 'upstream'; url: string; id: string; oneOff?: boolean; guarded?: boolean } | { kind: 'direct'; id: 'direct' };
 
 export interface ExitChooser {
   /** Picks an exit for these parameters; sticky sessions are the chooser's to keep. */

@@ -73,7 +73,7 @@ describe.each(DIALECTS)('static logins in the account cache on %s', (dialect) =>
       ok: true,
       accountId,
       userId: c.user.id,
-      pinned: { exit: { kind: 'upstream', url: 'http://prov:s3cret@10.1.0.1:3128', id: `static-${rows[0]}` }, country: 'US' },
+      pinned: { exit: { kind: 'upstream', url: 'http://prov:s3cret@10.1.0.1:3128', id: `static-${rows[0]}`, guarded: true }, country: 'US' },
     });
     expect(cache.standing(accountId)).toBeNull();
     expect(cache.allowance(accountId)).toMatchObject({ balance: Infinity, capLeft: null });
@@ -98,7 +98,7 @@ describe.each(DIALECTS)('static logins in the account cache on %s', (dialect) =>
     expect(await cache.refresh()).toMatchObject(oneUser);
     expect(moved).toEqual([accountId]);
     const auth = cache.authenticate(ip.username, ip.password);
-    expect(auth.ok && auth.pinned?.exit).toEqual({ kind: 'upstream', url: 'socks5://prov2:p%40ss@10.1.0.2:1080', id: `static-${rows[1]}` });
+    expect(auth.ok && auth.pinned?.exit).toEqual({ kind: 'upstream', url: 'socks5://prov2:p%40ss@10.1.0.2:1080', id: `static-${rows[1]}`, guarded: true });
 
     await setAllocation(ip.id, { status: 'released' });
     expect(await cache.refresh()).toMatchObject(oneUser);

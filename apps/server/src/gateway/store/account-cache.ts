@@ -285,7 +285,7 @@ export class AccountCache implements GatewayAuthority {
       password = this.opts.staticUpstreams.open(s.password_sealed);
     }
     const url = upstreamUrl({ protocol: s.protocol, host: s.host, port: s.port, username: s.username, password });
-    const exit = { kind: 'upstream' as const, url, id: `static-${s.inventory_id}` };
+    const exit = { kind: 'upstream' as const, url, id: `static-${s.inventory_id}`, guarded: true };
     const was = known?.pinned.exit;
     if (was && was.kind === 'upstream' && (was.id !== exit.id || was.url !== exit.url)) this.moved.push(a.id);
     return {

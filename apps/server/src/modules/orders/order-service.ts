@@ -38,6 +38,8 @@ export interface NewOrder {
   items: OrderItemDto[];
   amount: number;
   currency: string;
+  /** Minutes it stays open unpaid; default ORDER_TTL_MINUTES. */
+  ttlMinutes?: number;
 }
 
 /** An order with its owner's email, as the admin desk shows it. */
@@ -76,7 +78,9 @@ export class OrderService {
   /**
    * A pending order the customer pays with `payMethod`, at most ORDER_OPEN_LIMIT open at once. `hold`
    * runs in the order's own transaction (the static module reserves stock there), so an order never
-   * exists without what it holds, nor the other way round.
+   * exists without what it holds, nor the other way round. It runs after the cap's count, which on
+   * PostgreSQL locks the user's row: two `hold`s of one user run one after the other, the second seeing
+   * what the first committed.
    */
   async openOrder(userId: number, o: NewOrder, payMethod: PayMethod, lang: Lang, hold?: (trx: Transaction<Database>, order: OrderRow) => Promise<void>): Promise<OrderRow> {
     const { db, clock } = this.d;
@@ -101,7 +105,7 @@ export class OrderService {
           paid_by: null,
           note: null,
           created_by: userId,
-          expires_at: iso(addMs(now, ORDER_TTL_MINUTES * MINUTE)),
+          expires_at: iso(addMs(now, (o.ttlMinutes ?? ORDER_TTL_MINUTES) * MINUTE)),
           paid_at: null,
           created_at: iso(now),
           updated_at: iso(now),

@@ -20,7 +20,8 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
   let businessId: number;
   let flushSeq = 0;
   beforeAll(async () => {
-    t = await createTestApp(dialect, {}, { cutoffs: bus });
+    // A buyer here takes a region's whole stock; what one may hold unpaid is static-unpaid-holds.test.ts.
+    t = await createTestApp(dialect, { STATIC_UNPAID_MAX_SHARE: '100' }, { cutoffs: bus });
     bus.subscribe((e) => events.push(e));
     await seedCatalogue(t);
     admin = await signedIn(t, 'admin');

@@ -10,8 +10,11 @@ export interface ParsedUpstream {
   password: string | null;
 }
 
-/** Why a line was not taken: a key under `staticImport.` in the server's locales. */
-export type LineProblem = 'format' | 'scheme' | 'port' | 'exitIp' | 'exitIpMissing' | 'tooMany';
+/**
+ * Why a line was not taken: a key under `staticImport.` in the server's locales. The host problems come
+ * from upstream-host-check.ts, which needs a lookup and so is not part of the parse.
+ */
+export type LineProblem = 'format' | 'scheme' | 'port' | 'exitIp' | 'exitIpMissing' | 'tooMany' | 'privateHost' | 'unresolvedHost';
 
 export type ParsedLine = { line: number; upstream: ParsedUpstream; exitIp: string } | { line: number; problem: LineProblem };
 

@@ -1,5 +1,5 @@
 import type { StaticInventoryDto, StaticInventoryEvent, StaticInventoryQuery } from '@resi/contract';
-import { type Kysely, PostgresAdapter, type Selectable, type Transaction, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database, StaticInventoryEventTable, StaticInventoryTable } from '../../db/schema';
 import { type Clock, iso } from '../../lib/clock';
 import type { SealedBox } from '../../lib/sealed-box';
@@ -22,6 +22,10 @@ export const servesLine = (line: number | ReturnType<typeof sql.ref>) =>
  */
 export const takeable = (now: string) =>
   sql<boolean>`(i.status = 'free' or (i.status = 'reserved' and not exists (select 1 from orders o where o.id = i.order_id and o.status = 'pending' and o.expires_at > ${now})))`;
+
+/** The row `i` is held by an order of `userId` that can still be paid: what that customer holds unpaid. */
+const heldUnpaidBy = (userId: number, now: string) =>
+  sql<boolean>`(i.status = 'reserved' and exists (select 1 from orders o where o.id = i.order_id and o.user_id = ${userId} and o.status = 'pending' and o.expires_at > ${now}))`;
 
 /** The query allows only hex digits, dots and colons (the contract): no `%` or `_` to escape. */
 const ipPrefix = (text: string) => sql<boolean>`${sql.ref('i.exit_ip')} like ${`${text}%`}`;
@@ -213,6 +217,23 @@ export class StaticInventoryRepository {
       taken.push(...still.map((r) => r.id));
     }
     return taken;
+  }
+
+  /**
+   * What one customer's unpaid orders hold now: `total` rows over all regions, `here` rows of the region
+   * that may serve the line, and `available`, the rows of that region and line anyone can take now.
+   */
+  async unpaidHolds(q: { userId: number; regionId: number; businessId: number; now: string }, trx: Trx): Promise<{ total: number; here: number; available: number }> {
+    const count = async (where: RawBuilder<boolean>, local: boolean) => {
+      let query = trx.selectFrom('static_inventory as i').select((eb) => eb.fn.countAll<number>().as('n')).where(where);
+      if (local) query = query.where('i.region_id', '=', q.regionId).where(servesLine(q.businessId));
+      return Number((await query.executeTakeFirstOrThrow()).n);
+    };
+    return {
+      total: await count(heldUnpaidBy(q.userId, q.now), false),
+      here: await count(heldUnpaidBy(q.userId, q.now), true),
+      available: await count(takeable(q.now), true),
+    };
   }
 
   /** Rows still reserved by the order, of the region and line given. */

@@ -8,6 +8,7 @@ import type { CatalogueRepository } from '../catalogue/catalogue-repository';
 import { type LineProblem, parseInventoryLines } from './inventory-lines';
 import type { AllocationRow, StaticAllocationRepository } from './allocation-repository';
 import type { StaticInventoryRepository } from './inventory-repository';
+import type { UpstreamHostCheck } from './upstream-host-check';
 
 type Actor = { id: number; ip: string | null };
 
@@ -31,20 +32,26 @@ export class StaticInventoryService {
     private readonly allocations: StaticAllocationRepository,
     private readonly catalogue: CatalogueRepository,
     private readonly audit: AuditLogRepository,
+    private readonly hosts: UpstreamHostCheck,
     private readonly cutoffs?: Pick<CutoffBus, 'publish'>,
   ) {}
 
-  /** Good lines are taken and bad ones reported: one bad line never blocks the others. No lines: nothing written. */
+  /**
+   * Good lines are taken and bad ones reported: one bad line never blocks the others. No lines: nothing
+   * written. An upstream that is not a public address is a bad line; names are resolved before the
+   * transaction, so no lookup holds the store. (An edit cannot change the upstream: nothing to check there.)
+   */
   async import(body: StaticImportBody, actor: Actor): Promise<ImportOutcome[]> {
     const parsed = parseInventoryLines(body.lines);
     if (parsed.length === 0) return [];
+    const blocked = await this.hosts.problems(parsed.flatMap((p) => ('problem' in p ? [] : [p.upstream.host])));
     return this.db.transaction().execute(async (trx) => {
       await this.assertReferences(body.regionId, body.businessIds, trx);
       const seen = new Set<string>();
       const out: ImportOutcome[] = [];
       for (const p of parsed) {
-        if ('problem' in p) {
-          out.push({ line: p.line, status: 'invalid', ip: null, id: null, problem: p.problem });
+        if ('problem' in p || blocked.has(p.upstream.host)) {
+          out.push({ line: p.line, status: 'invalid', ip: null, id: null, problem: 'problem' in p ? p.problem : blocked.get(p.upstream.host)! });
           continue;
         }
         const id = seen.has(p.exitIp)

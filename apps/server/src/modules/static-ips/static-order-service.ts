@@ -1,12 +1,13 @@
 import { randomInt } from 'node:crypto';
-import type {
-  BuyStaticBody,
-  BuyStaticRenewBody,
-  Lang,
-  StaticItem,
-  StaticRechargeBody,
-  StaticRenewItem,
-  StaticRenewRechargeBody,
+import {
+  type BuyStaticBody,
+  type BuyStaticRenewBody,
+  type Lang,
+  STATIC_ORDER_TTL_MINUTES,
+  type StaticItem,
+  type StaticRechargeBody,
+  type StaticRenewItem,
+  type StaticRenewRechargeBody,
 } from '@resi/contract';
 import type { Transaction } from 'kysely';
 import { type OrderRow, orderItems } from '../../db/rows';
@@ -22,6 +23,7 @@ import type { Fulfilment } from '../orders/fulfilment';
 import type { OrderService } from '../orders/order-service';
 import type { AllocationView, StaticAllocationRepository } from './allocation-repository';
 import type { StaticInventoryRepository } from './inventory-repository';
+import { type UnpaidStaticLimits, assertMayHoldUnpaid } from './unpaid-static-cap';
 
 type Trx = Transaction<Database>;
 type Actor = { id: number; ip: string | null };
@@ -43,6 +45,8 @@ export interface StaticOrderDeps {
   passwords: SealedBox;
   /** The store's currency (CURRENCY): prices are listed in it. */
   currency: string;
+  /** How much stock one customer's unpaid orders may hold. */
+  unpaid: UnpaidStaticLimits;
 }
 
 /**
@@ -56,17 +60,22 @@ export class StaticOrderService {
     d.fulfilment.fulfil('static-renew', (trx, order, now) => this.fulfilRenewal(trx, order, now));
   }
 
-  /** `POST /buy/static`: list price × quantity; the IPs are reserved with the order or the order is not made. */
+  /**
+   * `POST /buy/static`: list price × quantity; the IPs are reserved with the order, within what one
+   * customer may hold unpaid, or the order is not made. The order (and so its reservation) lives
+   * STATIC_ORDER_TTL_MINUTES.
+   */
   async buy(userId: number, body: BuyStaticBody, lang: Lang): Promise<OrderRow> {
     const { item, currency } = await this.purchaseItem(body, true);
     return this.d.orders.openOrder(
       userId,
-      { kind: 'static', items: [item], amount: item.unitPrice * item.quantity, currency },
+      { kind: 'static', items: [item], amount: item.unitPrice * item.quantity, currency, ttlMinutes: STATIC_ORDER_TTL_MINUTES },
       body.payMethod,
       lang,
       async (trx, order) => {
         const ids = await this.d.inventory.reserve({ ...body, orderId: order.id, now: order.created_at }, trx);
         if (!ids) throw new AppError('OUT_OF_STOCK');
+        await assertMayHoldUnpaid(this.d.inventory, this.d.unpaid, { ...body, userId, now: order.created_at }, trx);
       },
     );
   }

@@ -1,5 +1,5 @@
 import { LockOutlined } from '@ant-design/icons';
-import { normalizeLang, type BuyStaticBody, type LocalizedText, type OrderDto, type PackageDto, type PayMethod } from '@resi/contract';
+import { ORDER_TTL_MINUTES, STATIC_ORDER_TTL_MINUTES, normalizeLang, type BuyStaticBody, type LocalizedText, type OrderDto, type OrderKind, type PackageDto, type PayMethod } from '@resi/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Modal, Steps, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -138,11 +138,14 @@ function CheckoutMethod({
         {buying ? t('buy.checkout.creating') : t('buy.checkout.pay', { amount: price })}
       </Button>
       <Typography.Paragraph type="secondary" className="checkout__note">
-        {item.kind === 'static' ? t('buy.checkout.staticNote') : t('buy.checkout.note')}
+        {item.kind === 'static' ? t('buy.checkout.staticNote', { minutes: openMinutes('static') }) : t('buy.checkout.note', { minutes: openMinutes('dynamic') })}
       </Typography.Paragraph>
     </div>
   );
 }
+
+/** How long an order of this kind stays open unpaid (a static one holds its IPs, so it lives shorter). */
+const openMinutes = (kind: OrderKind) => (kind === 'static' ? STATIC_ORDER_TTL_MINUTES : ORDER_TTL_MINUTES);
 
 function CheckoutPayment({ purchase, events, onRestart }: { purchase: Purchase; events: CheckoutEvents; onRestart: () => void }) {
   const { t } = useTranslation();
@@ -164,7 +167,7 @@ function CheckoutPayment({ purchase, events, onRestart }: { purchase: Purchase; 
       <PaymentStep order={order} payment={order.payment ?? purchase.payment} onRestart={onRestart} onClose={events.onClose} />
       {!settled ? (
         <Typography.Paragraph type="secondary" className="checkout__note">
-          {t('buy.checkout.leaveHint')}
+          {t('buy.checkout.leaveHint', { minutes: openMinutes(order.kind) })}
         </Typography.Paragraph>
       ) : order.status === 'paid' ? (
         <div className="checkout__done">

@@ -24,16 +24,19 @@ const staticOrder: OrderDto = orderFixture(3, {
 
 const fetchMock = vi.fn<typeof fetch>();
 const posts: { path: string; body: unknown }[] = [];
+/** What POST /api/buy/static answers instead of the order, when a test sets it. */
+let buyRefusal: Response | null = null;
 
 beforeEach(() => {
   posts.length = 0;
+  buyRefusal = null;
   fetchMock.mockReset();
   fetchMock.mockImplementation(async (input, init) => {
     const path = new URL(String(input), 'http://console.test').pathname;
     const answer = (data: unknown) => Response.json({ data });
     if (init?.method === 'POST') {
       posts.push({ path, body: JSON.parse(String(init.body)) as unknown });
-      if (path === '/api/buy/static') return answer({ order: staticOrder, payment: staticOrder.payment });
+      if (path === '/api/buy/static') return buyRefusal ?? answer({ order: staticOrder, payment: staticOrder.payment });
       if (path === '/api/order-check') return answer(staticOrder);
       return answer({});
     }
@@ -119,5 +122,28 @@ describe('Package Purchase, static IPs', () => {
     await screen.findByTestId('payment-step');
     expect(posts).toContainEqual({ path: '/api/buy/static', body: { regionId: 1, businessId: 1, quantity: 2, days: 30, payMethod: 'sandbox' } });
     expect(openTab).toHaveBeenCalledWith('/api/pay/sandbox/S20260101000000000003?lang=en', 'noopener');
+  });
+
+  it('says how long the order holds the IPs: the shorter life of a static order', async () => {
+    vi.spyOn(browser, 'openTab').mockReturnValue(null);
+    const panel = await openStaticTab();
+    fireEvent.click(within(panel).getByTestId('static-buy'));
+    expect((await screen.findByTestId('checkout-method')).textContent).toContain('The order stays open for 10 minutes and holds your IPs meanwhile.');
+    await waitFor(() => expect((screen.getByTestId('checkout-pay') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('checkout-pay'));
+    expect((await screen.findByTestId('checkout-payment')).textContent).toContain('the order stays open for 10 minutes');
+  });
+
+  it('a purchase the server refuses (too many IPs held unpaid) shows its words and stays on the method step', async () => {
+    const message = 'Your unpaid orders already hold 100 static IPs (test).';
+    buyRefusal = Response.json({ code: 'STATIC_UNPAID_LIMIT', message }, { status: 409 });
+    const panel = await openStaticTab();
+    fireEvent.click(within(panel).getByTestId('static-buy'));
+    await screen.findByTestId('checkout-method');
+    await waitFor(() => expect((screen.getByTestId('checkout-pay') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('checkout-pay'));
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(screen.getByTestId('checkout-method')).toBeTruthy();
+    expect(screen.queryByTestId('checkout-payment')).toBeNull();
   });
 });
