@@ -41,7 +41,7 @@ export function SessionSwitchDialog() {
 
   // Asked over any page, the public ones (drawn without antd) too: it brings antd's theme with it.
   return (
-    <AntdProvider>
+    <AntdProvider overlay>
       <Modal
         open={pending !== null}
         title={t(`${texts}.title`)}
