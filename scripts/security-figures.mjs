@@ -24,6 +24,7 @@ const EXPECTED = [
   ['malformed-requests', 'Malformed input crashing the API'],
   ['api-slow-headers', 'Slow request heads held open on the API port'],
   ['api-rate-limits', 'Request floods on the API'],
+  ['login-many-addresses', "Guessing one account's password from many addresses"],
   ['gateway-slowloris', 'Slow handshakes held open on the proxy ports'],
   ['gateway-pending-per-ip', 'One address holding many unauthenticated proxy connections'],
   ['gateway-pending-share', 'Strangers filling the proxy ports so paying customers cannot get in'],

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, requestMailCode } from './helpers';
+import { apiLogin, openWithSession, requestMailCode } from './helpers';
 
 // One customer's whole first visit, in order: the steps share the account they create.
 test.describe.configure({ mode: 'serial' });
@@ -191,7 +191,7 @@ test('a token the server refuses ends the session and returns to login', async (
 
 test('the token query parameter starts a session and leaves the address bar', async ({ page, request }) => {
   const token = await apiLogin(request, email, secondPassword);
-  await page.goto(`/manage/center?token=${token}`);
+  await openWithSession(page, `/manage/center?token=${token}`);
   await expect(page).toHaveURL(/\/manage\/center$/);
   await expect(page.getByTestId('welcome-email')).toHaveText(email);
   expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBe(token);

@@ -1,7 +1,7 @@
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choosePayMethod, confirmSessionSwitch } from './helpers';
+import { apiLogin, apiRegister, choosePayMethod, confirmSessionSwitch, openWithSession } from './helpers';
 
 // Selling traffic end to end: a customer buys with the sandbox, then with the manual method, which an admin
 // verifies. The steps share the customer and the store, so they run in order.
@@ -32,7 +32,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test('a customer buys a package with the sandbox: the payment page opens in a new tab, the order ends paid', async ({ page, context }) => {
-  await page.goto(`/manage/center/buy?lang=en&token=${customerToken}`);
+  await openWithSession(page, `/manage/center/buy?lang=en&token=${customerToken}`);
   await expect(page).toHaveTitle('Resi Console - Package Purchase');
   await expect(page.getByTestId('balance-value')).toContainText('0 B');
 
@@ -71,7 +71,7 @@ test('a customer buys a package with the sandbox: the payment page opens in a ne
 });
 
 test('a customer orders with the manual method and sees the instructions; closing leaves the order open', async ({ page }) => {
-  await page.goto(`/manage/center/buy?lang=en&token=${customerToken}`);
+  await openWithSession(page, `/manage/center/buy?lang=en&token=${customerToken}`);
   const starter = page.locator('.package-card', { hasText: 'Starter 1 GB' });
   await starter.getByTestId('package-buy').click();
   await choosePayMethod(page.getByTestId('checkout-method'), 'manual');
@@ -94,7 +94,7 @@ test('a customer orders with the manual method and sees the instructions; closin
 
 test('an admin verifies the pending manual order in User Recharge and the balance grows', async ({ page, context }) => {
   const before = await balanceBytes(page, customerToken);
-  await page.goto(`/manage/manage/order?lang=en&token=${adminToken}`);
+  await openWithSession(page, `/manage/manage/order?lang=en&token=${adminToken}`);
   await expect(page).toHaveTitle('Resi Console - User Recharge');
   await page.getByTestId('filter-order-no').fill(manualOrderNo);
   await page.getByTestId('orders-search').click();

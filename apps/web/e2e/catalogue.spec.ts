@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, confirmSessionSwitch } from './helpers';
+import { apiLogin, apiRegister, confirmSessionSwitch, openWithSession } from './helpers';
 
 test('an admin adds a package on the Packages page and a customer finds it on Package Purchase', async ({ page, request }) => {
   const name = `Trial ${Date.now() % 100000} GB`;
   const adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
-  await page.goto(`/manage/manage/goods?token=${adminToken}`);
+  await openWithSession(page, `/manage/manage/goods?token=${adminToken}`);
   await expect(page).toHaveTitle('Resi Console - Packages');
 
   await page.getByTestId('add-goods').click();

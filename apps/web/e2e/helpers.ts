@@ -5,13 +5,14 @@ import { E2E } from './e2e-env';
 import { codeFromOutbox } from './outbox';
 
 /**
- * Opens a console address carrying `?token=` and waits until the console has taken the session and
- * dropped the token from the address: the console reads it only after its language pack has loaded, so
- * a navigation straight after `goto` could leave before the session was kept.
+ * Opens a console address carrying `?token=` in a tab without a session, says yes when the console asks
+ * about the link (it asks every time: docs/security.md, a link carrying a session), and waits until the
+ * session is kept, the token gone from the address and the page the link named open.
  */
 export async function openWithSession(page: Page, address: string): Promise<void> {
   await page.goto(address);
-  await expect(page).not.toHaveURL(/[?&]token=/);
+  await confirmSessionSwitch(page);
+  await expect(page).not.toHaveURL(/[?&]token=|\/user\/login/);
 }
 
 /**
@@ -90,14 +91,17 @@ export async function choosePayMethod(scope: Locator, method: 'sandbox' | 'manua
 }
 
 /**
- * Answers "switch account" in the session-switch dialog with one click and waits until it has closed. The
- * click takes at once (the new account's /api/user leaves with it), but the dialog zooms out while the whole
- * page is drawn again for the new account: over 5 s on a loaded machine, which the old 2 s window read as a
- * lost click (DIALOG_CLOSE_MS).
+ * Answers yes to the question about a link's session (sign in, or switch account) with one click, once the
+ * dialog has named the link's account, and waits until it has closed. The first look at it in a fresh tab
+ * loads the console's code (FIRST_PAINT_MS). The click takes at once (the new account's /api/user leaves
+ * with it), but the dialog zooms out while the whole page is drawn again for the new account: over 5 s on a
+ * loaded machine, which the old 2 s window read as a lost click (DIALOG_CLOSE_MS).
  */
 export async function confirmSessionSwitch(page: Page): Promise<void> {
-  await page.getByTestId('session-switch-confirm').click();
-  await expect(page.getByTestId('session-switch-confirm')).toBeHidden({ timeout: DIALOG_CLOSE_MS });
+  const confirm = page.getByTestId('session-switch-confirm');
+  await expect(confirm).toBeEnabled({ timeout: FIRST_PAINT_MS });
+  await confirm.click();
+  await expect(confirm).toBeHidden({ timeout: DIALOG_CLOSE_MS });
 }
 
 /** Fills the picture code, presses "send code" and types the code the server mailed to `email`. */

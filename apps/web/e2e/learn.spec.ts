@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiRegister } from './helpers';
+import { apiRegister, openWithSession } from './helpers';
 
 let token = '';
 let endpoint = { host: '', httpPort: 0, socksPort: 0 };
@@ -12,7 +12,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test('a customer reads the knowledge base from the side menu, with this gateway in the examples', async ({ page }) => {
-  await page.goto(`/manage/center?token=${token}`);
+  await openWithSession(page, `/manage/center?token=${token}`);
   const menu = page.getByTestId('side-menu');
   await menu.getByText('Learn', { exact: true }).click();
   await menu.getByText('Knowledge Base', { exact: true }).click();
@@ -36,7 +36,7 @@ test('a customer reads the knowledge base from the side menu, with this gateway 
 });
 
 test('the FAQ opens a question, the blog lists its posts, and the toolbox converts proxy lines', async ({ page }) => {
-  await page.goto(`/manage/learn/faq?token=${token}`);
+  await openWithSession(page, `/manage/learn/faq?token=${token}`);
   await page.getByTestId('faq-question-payment-methods').click();
   await expect(page).toHaveURL(/article=payment-methods/);
   await expect(page.getByTestId('faq-list')).toContainText('USDT');

@@ -1,6 +1,6 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot } from './helpers';
+import { apiLogin, apiRegister, keepScreenshot, openWithSession } from './helpers';
 
 // Loading, empty and error are three states (docs/console.md#loading-empty-and-error): with the real server
 // behind it, a request the browser is made to fail shows the inline error and its Retry, never an empty or
@@ -31,7 +31,7 @@ test.beforeAll(async ({ request }) => {
 
 test('Account Home with its data failing shows the error and Retry, not "0 B"; Retry brings the balance', async ({ page }) => {
   const outage = await failRequests(page, ['/api/traffic', '/api/record/dynamic-order']);
-  await page.goto(`/manage/center?lang=en&token=${token}`);
+  await openWithSession(page, `/manage/center?lang=en&token=${token}`);
 
   const balance = page.getByTestId('traffic-balance');
   await expect(balance.getByTestId('query-error')).toContainText('Internal server error');
@@ -54,7 +54,7 @@ test('Get Proxy with its accounts and gateway failing says so; after Retry it te
   const endpoint = await request.get('/api/proxy/endpoint', { headers: { Authorization: `Bearer ${token}` } });
   const { host } = ((await endpoint.json()) as { data: { host: string } }).data;
   const outage = await failRequests(page, ['/api/proxy/dynamic', '/api/proxy/endpoint']);
-  await page.goto(`/manage/center/proxy?lang=en&token=${token}`);
+  await openWithSession(page, `/manage/center/proxy?lang=en&token=${token}`);
 
   await expect(page.getByTestId('proxy-accounts-state').getByTestId('query-error')).toContainText('Your proxy accounts could not be loaded.');
   await expect(page.getByTestId('proxy-endpoint').getByTestId('query-error')).toContainText('The gateway address could not be loaded.');

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot } from './helpers';
+import { apiLogin, apiRegister, keepScreenshot, openWithSession } from './helpers';
 
 // Phone-sized screens (390 × 844) and wide ones: the menu is a drawer over the page on a phone, and the side
 // menu fills the height of a wide screen however long the page. That no page reaches past the screen's
@@ -51,7 +51,7 @@ test.beforeAll(async ({ request }) => {
 
 test('on a phone the menu is a drawer over the page that closes once an entry is chosen', async ({ page }) => {
   await page.setViewportSize(PHONE);
-  await page.goto(`/manage/center?lang=en&token=${token}`);
+  await openWithSession(page, `/manage/center?lang=en&token=${token}`);
   await settled(page, '/center');
   const content = page.locator('.app-content');
   const before = await content.boundingBox();
@@ -95,7 +95,7 @@ test('on a phone the menu is a drawer over the page that closes once an entry is
 
 test('on a wide screen the side menu fills the height of a long page, scrolled to its end too', async ({ page }) => {
   await page.setViewportSize(WIDE);
-  await page.goto(`/manage/center/rotatingResidential?lang=en&token=${token}`);
+  await openWithSession(page, `/manage/center/rotatingResidential?lang=en&token=${token}`);
   await settled(page, '/center/rotatingResidential');
   const sider = page.locator('.app-sider');
   const height = await page.evaluate(() => document.documentElement.scrollHeight);

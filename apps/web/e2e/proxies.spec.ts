@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choose, keepScreenshot, settled } from './helpers';
+import { apiLogin, apiRegister, choose, keepScreenshot, openWithSession, settled } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 /** How long usage may take to reach the page: a gateway flush, then a refresh, on a loaded 2-core machine. */
@@ -47,7 +47,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test('without a proxy account, Get Proxy leads to Rotating Residential, where the customer creates one', async ({ page }) => {
-  await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
+  await openWithSession(page, `/manage/center/proxy?lang=en&token=${customerToken}`);
   await expect(page).toHaveTitle('Resi Console - Get Proxy');
   await expect(page.getByTestId('no-accounts')).toContainText('You have no proxy account yet');
   await page.getByTestId('no-accounts-create').click();
@@ -77,7 +77,7 @@ test('without a proxy account, Get Proxy leads to Rotating Residential, where th
 });
 
 test('Get Proxy builds a curl line that works through the gateway, and the usage chart shows the traffic', async ({ page }) => {
-  await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
+  await openWithSession(page, `/manage/center/proxy?lang=en&token=${customerToken}`);
   await expect(page.getByTestId('settings-account')).toContainText(proxyUser);
   await settled(page);
   await choose(page, page.getByTestId('settings-format'), 'curl command');
@@ -111,7 +111,7 @@ test('Get Proxy builds a curl line that works through the gateway, and the usage
 });
 
 test('a SOCKS5 line from Get Proxy works with curl, also with a country chosen on the page', async ({ page }) => {
-  await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
+  await openWithSession(page, `/manage/center/proxy?lang=en&token=${customerToken}`);
   await expect(page.getByTestId('settings-account')).toContainText(proxyUser);
   await settled(page);
   await page.getByTestId('settings-protocol').getByText('SOCKS5', { exact: true }).click();
@@ -146,7 +146,7 @@ test('a SOCKS5 line from Get Proxy works with curl, also with a country chosen o
 });
 
 test('Get Proxy: rotating copies say why, sticky lines download exactly as shown, states are named', async ({ page }) => {
-  await page.goto(`/manage/center/proxy?lang=en&token=${customerToken}`);
+  await openWithSession(page, `/manage/center/proxy?lang=en&token=${customerToken}`);
   await expect(page.getByTestId('settings-account')).toContainText(proxyUser);
   await settled(page);
   // Every setting is labelled: reachable by its label, as a screen reader would.
@@ -172,7 +172,7 @@ test('Get Proxy: rotating copies say why, sticky lines download exactly as shown
 });
 
 test('Usage Record lists the account’s traffic by day and by hour, and downloads it as CSV', async ({ page }) => {
-  await page.goto(`/manage/center/usageRecord?lang=en&token=${customerToken}`);
+  await openWithSession(page, `/manage/center/usageRecord?lang=en&token=${customerToken}`);
   await expect(page).toHaveTitle('Resi Console - Usage Record');
   const table = page.getByTestId('usage-record');
   // The curl lines above: without a country, and in the United States; both flushed by now.

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choosePayMethod, settled } from './helpers';
+import { apiLogin, apiRegister, choosePayMethod, openWithSession, settled } from './helpers';
 
 // Refunds end to end: a customer buys traffic with the sandbox, an admin refunds the order from the order desk
 // with a note, and the customer's Recharge Details shows it refunded with the traffic gone. Serial: one store.
@@ -26,8 +26,7 @@ async function balanceBytes(request: APIRequestContext): Promise<number> {
 async function adminPage(browser: Browser, lang: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
-  await page.goto(`/manage/manage/order?lang=${lang}&token=${adminToken}`);
-  await expect(page).not.toHaveURL(/[?&]token=/);
+  await openWithSession(page, `/manage/manage/order?lang=${lang}&token=${adminToken}`);
   // A fresh context loads every chunk again, slow on a loaded 2-core machine: a budget, not a wait.
   await expect(page.getByTestId('order-desk')).toBeVisible({ timeout: 60_000 });
   return page;
@@ -48,7 +47,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test('a customer buys traffic with the sandbox; the admin refunds it with a note; the customer sees it refunded and the traffic gone', async ({ page, context, browser }) => {
-  await page.goto(`/manage/center/buy?lang=en&token=${customerToken}`);
+  await openWithSession(page, `/manage/center/buy?lang=en&token=${customerToken}`);
   await expect(page).toHaveTitle('Resi Console - Package Purchase');
   // The first page of a fresh browser takes long on a loaded 2-core machine: a budget, not a wait.
   await expect(page.getByTestId('balance-value')).toContainText('0 B', { timeout: 45_000 });

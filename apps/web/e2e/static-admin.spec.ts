@@ -1,6 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choose, keepScreenshot } from './helpers';
+import { apiLogin, apiRegister, choose, keepScreenshot, openWithSession } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 // Fresh store per run (e2e-server.mjs): these documentation addresses (RFC 5737) are new to it.
@@ -16,7 +16,7 @@ async function cells(row: Locator): Promise<string[]> {
 
 test('an admin imports static IPs, reads each line’s outcome and the board, and retires one with a reason', async ({ page, request }) => {
   const token = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
-  await page.goto(`/manage/manage/staticInventory?lang=en&token=${token}`);
+  await openWithSession(page, `/manage/manage/staticInventory?lang=en&token=${token}`);
   await expect(page).toHaveTitle('Resi Console - Static Inventory');
 
   const importCard = page.getByTestId('static-import');
@@ -86,7 +86,7 @@ test('an admin grants a static IP to a customer from the order desk', async ({ p
   const singapore = regions.data.items.find((r) => r.name.en === 'Singapore');
   const stocked = await request.post('/api/manage/static-inventory', { headers, data: { regionId: singapore?.id, lines: `http://carol:pw@${GRANTED}:8000` } });
   expect(stocked.ok(), await stocked.text()).toBe(true);
-  await page.goto(`/manage/manage/order?lang=en&token=${token}`);
+  await openWithSession(page, `/manage/manage/order?lang=en&token=${token}`);
 
   await page.getByTestId('open-static-grant').click();
   const modal = page.getByTestId('static-grant-modal');

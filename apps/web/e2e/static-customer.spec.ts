@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choose, choosePayMethod, keepScreenshot } from './helpers';
+import { apiLogin, apiRegister, choose, choosePayMethod, keepScreenshot, openWithSession } from './helpers';
 
 // Static residential IPs as a customer uses them: bought and paid with the sandbox, listed with their
 // lines, one renewed through the checkout, the other replaced. The steps share the customer and the store.
@@ -47,7 +47,7 @@ test('a customer buys 2 static IPs on Package Purchase, pays with the sandbox an
   expect(imported.created).toBe(3);
 
   // Bought on Package Purchase's static tab, through the same checkout as traffic.
-  await page.goto(`/manage/center/buy?lang=en&token=${token}`);
+  await openWithSession(page, `/manage/center/buy?lang=en&token=${token}`);
   await page.getByRole('tab', { name: 'Static IPs' }).click();
   const offer = page.getByTestId('static-purchase');
   await offer.getByText('Amsterdam').click();
@@ -108,7 +108,7 @@ test('a customer buys 2 static IPs on Package Purchase, pays with the sandbox an
 });
 
 test('the customer renews one IP through the checkout: its expiry moves 30 days on', async ({ page, context }) => {
-  await page.goto(`/manage/center/staticResidential?lang=en&token=${token}`);
+  await openWithSession(page, `/manage/center/staticResidential?lang=en&token=${token}`);
   const row = rowOf(page, bought[0]!);
   await row.getByTestId('static-renew-one').click();
   const choice = page.getByTestId('renew-choice');
@@ -132,7 +132,7 @@ test('the customer renews one IP through the checkout: its expiry moves 30 days 
 });
 
 test('the customer replaces the other IP with a reason: a new exit, no replacement left', async ({ page }) => {
-  await page.goto(`/manage/center/staticResidential?lang=en&token=${token}`);
+  await openWithSession(page, `/manage/center/staticResidential?lang=en&token=${token}`);
   const old = bought[1]!;
   const row = rowOf(page, old);
   const username = (await row.locator('.static-login .mono').first().innerText()).trim();
@@ -155,7 +155,7 @@ test('the customer replaces the other IP with a reason: a new exit, no replaceme
 });
 
 test('the renew dialog writes the price the way Traditional Chinese does (US$5.00)', async ({ page }) => {
-  await page.goto(`/manage/center/staticResidential?lang=zh&token=${token}`);
+  await openWithSession(page, `/manage/center/staticResidential?lang=zh&token=${token}`);
   await page.getByTestId('static-proxies').locator('.ant-table-row').first().getByTestId('static-renew-one').click();
   await expect(page.getByTestId('renew-total')).toHaveText('US$5.00');
 });
@@ -170,7 +170,7 @@ test('Account Home names an IP that expires within 7 days, and its Renew button 
   const me = (await call(page, token, 'get', '/api/user')) as { id: number };
   await call(page, adminToken, 'post', '/api/manage/static-recharge', { userId: me.id, regionId: region.id, businessId: business.id, quantity: 1, days: 3, note: 'e2e local upstream' });
 
-  await page.goto(`/manage/center?lang=en&token=${token}`);
+  await openWithSession(page, `/manage/center?lang=en&token=${token}`);
   const expiring = page.getByTestId('home-expiring');
   await expect(expiring.getByTestId('home-expiring-ip')).toHaveCount(1);
   await expect(expiring).toContainText(exitIp);

@@ -39,7 +39,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test('a customer buys a package with the sandbox', async ({ page, context }) => {
-  await page.goto(`/manage/center/buy?lang=en&token=${customerToken}`);
+  await openWithSession(page, `/manage/center/buy?lang=en&token=${customerToken}`);
   const basic = page.locator('.package-card', { hasText: 'Basic 10 GB' });
   await basic.getByTestId('package-buy').click();
   await choosePayMethod(page.getByTestId('checkout-method'), 'sandbox');
@@ -84,7 +84,7 @@ test('the admin sees the order and its revenue on Statistics and Account Home, a
 });
 
 test('a customer has no statistics summary on Account Home', async ({ page }) => {
-  await page.goto(`/manage/center?lang=en&token=${customerToken}`);
+  await openWithSession(page, `/manage/center?lang=en&token=${customerToken}`);
   await expect(page.getByTestId('welcome-email')).toHaveText(email);
   await settled(page);
   await expect(page.getByTestId('admin-summary')).toHaveCount(0);

@@ -76,6 +76,13 @@ export interface LoginLogTable {
   created_at: Timestamp;
 }
 
+/** An address an account proved itself from (signed in, registered, reset its password): docs/business-rules.md#login. */
+export interface LoginAddressTable {
+  user_id: number;
+  ip: string;
+  last_at: Timestamp;
+}
+
 type Flag = ColumnType<number, number | undefined, number>;
 
 export interface PackageTable {
@@ -423,6 +430,7 @@ export interface Database {
   captchas: CaptchaTable;
   mail_codes: MailCodeTable;
   login_logs: LoginLogTable;
+  login_addresses: LoginAddressTable;
   packages: PackageTable;
   regions: RegionTable;
   static_regions: StaticRegionTable;

@@ -44,17 +44,18 @@ describe('navigation loader (rules applied on every navigation)', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('stores a query token and replaces the URL without it', async () => {
-    const res = await setup().run('/center?token=abc&lang=zh');
-    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('abc');
-    expect(res?.headers.get('Location')).toBe('/center?lang=zh');
+  it('holds a query token for the question, stores nothing, and waits on the login page without it', async () => {
+    const res = await setup().run('/center/buy?token=abc&lang=zh');
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBeNull();
+    expect(pendingSessionSwitch.take()).toEqual({ token: 'abc', page: '/center/buy?lang=zh' });
+    expect(res?.headers.get('Location')).toBe(`/user/login?t=${NOW}&redirect=${encodeURIComponent('/center/buy?lang=zh')}`);
   });
 
   it("keeps the stored token and holds another session's one for the question, out of the URL", async () => {
     sessionStorage.setItem(SESSION_KEYS.token, 'old');
     const res = await setup().run('/center?token=new&lang=zh');
     expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('old');
-    expect(pendingSessionSwitch.take()).toBe('new');
+    expect(pendingSessionSwitch.take()).toEqual({ token: 'new', page: '/center?lang=zh' });
     expect(res?.headers.get('Location')).toBe('/center?lang=zh');
   });
 

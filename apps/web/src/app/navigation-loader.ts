@@ -23,8 +23,8 @@ export interface NavigationDeps {
 }
 
 /**
- * Stores what the URL carried: language (and switches to it), channel (counting a new landing), token. Another session's token
- * waits for the user's answer (SessionSwitchDialog) while the tab goes on with its current session.
+ * Stores what the URL carried: language (and switches to it), channel (counting a new landing). A link's token waits for
+ * the user's answer (SessionSwitchDialog) while the tab goes on as it was: with its session, or on the login page.
  */
 export async function applyNavigationDecision(decision: NavigationDecision): Promise<void> {
   if (decision.lang) await setLanguage(decision.lang);
@@ -35,8 +35,7 @@ export async function applyNavigationDecision(decision: NavigationDecision): Pro
     if (known?.key !== decision.channel.key || known.value !== decision.channel.value) recordChannelVisit(decision.channel, decision.inviteCode);
     storage.setChannel(decision.channel);
   }
-  if (decision.storeToken && decision.confirmSwitch) pendingSessionSwitch.offer(decision.storeToken);
-  else if (decision.storeToken) storage.setToken(decision.storeToken);
+  if (decision.offerToken) pendingSessionSwitch.offer(decision.offerToken);
 }
 
 export function createNavigationLoader(deps: NavigationDeps): LoaderFunction {

@@ -8,13 +8,13 @@ import { pendingSessionSwitch } from '@/lib/session-switch';
 import { appRoutes, findRoute } from './routes';
 
 const keepAliveRoutes = appRoutes.filter((route) => route.keepAlive);
-// Asked only when a link brings another session's token: its dialog (and antd's Modal) load then.
+// Asked only when a link brings a session token: its dialog (and antd's Modal) load then.
 const SessionSwitchDialog = lazy(() => import('./session-switch-dialog').then((m) => ({ default: m.SessionSwitchDialog })));
 
 /**
  * The root view only hosts the routed page (docs/console.md#pages). Keep-alive routes (the error page) stay mounted,
  * hidden with <Activity>, once visited; every other page unmounts when navigated away from. It also
- * hosts the question asked before a link's token replaces the tab's session.
+ * hosts the question asked before a link's token signs the tab in.
  */
 export function RootView() {
   const location = useLocation();

@@ -62,13 +62,45 @@ afterEach(() => {
 // Its waits allow 10 s for the whole console shell to render on a loaded 2-core machine: the test's own
 // budget must be longer than that, not the 5 s default (it ran out once with two browser suites beside it).
 describe('a link with ?token= (navigation rule 1, issue 9)', { timeout: 30_000 }, () => {
-  it('is adopted without a question by a tab without a session, and leaves the address', async () => {
+  it("asks a tab without a session too, naming the link's account; no leaves it signed out, token gone", async () => {
     stubApi();
     const router = renderAt('/user/personal?token=customer-token&lang=en');
-    await waitFor(() => expect(router.state.location.search).toBe('?lang=en'), { timeout: 10_000 });
-    expect(await menuText()).toContain('Account Home');
+    const asked = await screen.findByRole('dialog', {}, { timeout: 10_000 });
+    expect(asked.textContent).toContain('Sign in from this link?');
+    await waitFor(() => expect(asked.textContent).toContain('The link signs in as buyer@example.com'));
+    // Nothing is kept before the answer, and the token has left the address: the tab waits on the login page.
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBeNull();
+    expect(router.state.location.pathname).toBe('/manage/user/login');
+    expect(router.state.location.search).not.toContain('token');
+
+    fireEvent.click(screen.getByTestId('session-switch-keep'));
+    await waitFor(() => expect(pendingSessionSwitch.get()).toBeNull());
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBeNull();
+    expect(sessionStorage.getItem(SESSION_KEYS.userInfo)).toBeNull();
+    expect(router.state.location.pathname).toBe('/manage/user/login');
+  });
+
+  it('signs a tab without a session in when the user confirms, and opens the page the link named', async () => {
+    stubApi();
+    const router = renderAt('/user/personal?token=customer-token&lang=en');
+    const asked = await screen.findByRole('dialog', {}, { timeout: 10_000 });
+    await waitFor(() => expect(asked.textContent).toContain('buyer@example.com'));
+    await act(async () => fireEvent.click(screen.getByTestId('session-switch-confirm')));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/manage/user/personal'), { timeout: 10_000 });
+    expect(router.state.location.search).toBe('?lang=en');
     expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('customer-token');
-    expect(dialog()).toBeNull();
+    expect(await menuText()).toContain('Account Home');
+  });
+
+  it("says when the link's session is no longer valid, offers no way to take it, and keeps the tab's own", async () => {
+    stubApi();
+    signedInAs('admin-token', admin);
+    renderAt('/center?token=dead-token');
+    const asked = await screen.findByRole('dialog', {}, { timeout: 10_000 });
+    await waitFor(() => expect(asked.textContent).toContain('This link no longer signs in'));
+    expect((screen.getByTestId('session-switch-confirm') as HTMLButtonElement).disabled).toBe(true);
+    // The link's 401 is about the link: this tab's session stays.
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('admin-token');
   });
 
   it("asks before another account's token replaces the session; keeping it changes nothing", async () => {
@@ -79,6 +111,7 @@ describe('a link with ?token= (navigation rule 1, issue 9)', { timeout: 30_000 }
     expect(asked.textContent).toContain('Replace the current session?');
     expect(asked.textContent).toContain("another account's session");
     expect(asked.textContent).toContain('Signed in now as boss@example.com');
+    await waitFor(() => expect(asked.textContent).toContain('The link signs in as buyer@example.com'));
     // The token left the address bar before any answer.
     expect(router.state.location.search).toBe('');
     expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('admin-token');
@@ -95,7 +128,8 @@ describe('a link with ?token= (navigation rule 1, issue 9)', { timeout: 30_000 }
     stubApi();
     signedInAs('admin-token', admin);
     const router = renderAt('/user/personal?token=customer-token');
-    await screen.findByRole('dialog', {}, { timeout: 10_000 });
+    const asked = await screen.findByRole('dialog', {}, { timeout: 10_000 });
+    await waitFor(() => expect(asked.textContent).toContain('buyer@example.com'));
     expect(await menuText()).toContain('Administration');
 
     await act(async () => fireEvent.click(screen.getByTestId('session-switch-confirm')));

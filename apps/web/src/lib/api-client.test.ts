@@ -116,6 +116,18 @@ describe('api client: 401', () => {
     expect(UNAUTHORIZED_REDIRECT_DELAY_MS).toBe(400);
   });
 
+  it("asks with a link's token when given one, and its 401 leaves the tab's own session alone", async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const redirect = vi.spyOn(browser, 'redirect').mockImplementation(() => {});
+    sessionStorage.setItem(SESSION_KEYS.token, 'mine');
+    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'UNAUTHENTICATED', message: 'Please log in again.' }));
+    await expect(request('/user', { token: 'from-link' })).rejects.toMatchObject({ status: 401 });
+    expect(lastHeaders().get('Authorization')).toBe('Bearer from-link');
+    vi.advanceTimersByTime(UNAUTHORIZED_REDIRECT_DELAY_MS);
+    expect(redirect).not.toHaveBeenCalled();
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('mine');
+  });
+
   it('names the page that was open when the session ended, to come back to after login', async () => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });
     const redirect = vi.spyOn(browser, 'redirect').mockImplementation(() => {});

@@ -43,6 +43,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Lets the request outlive the page (sent while the tab closes); small bodies only. */
   keepalive?: boolean;
+  /**
+   * A session to ask with instead of the stored one: a link's, before the user has accepted it. Its 401
+   * says nothing about this tab's session and starts no redirect.
+   */
+  token?: string;
 }
 
 /** Browser effects, replaceable in tests. */
@@ -75,9 +80,8 @@ export function buildUrl(path: string, query?: Query): string {
   return qs ? `${url}?${qs}` : url;
 }
 
-export function requestHeaders(hasBody: boolean): Headers {
+export function requestHeaders(hasBody: boolean, token = storage.getToken()): Headers {
   const headers = new Headers({ Accept: 'application/json' });
-  const token = storage.getToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
   headers.set('Api-Lang', storage.getLang() ?? DEFAULT_LANG);
   if (hasBody) headers.set('Content-Type', 'application/json');
@@ -154,7 +158,7 @@ async function send(path: string, options: RequestOptions, accept: 'json' | 'blo
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort);
   const hasBody = options.body !== undefined;
-  const headers = requestHeaders(hasBody);
+  const headers = requestHeaders(hasBody, options.token);
   if (accept === 'blob') headers.set('Accept', '*/*');
   try {
     const response = await fetch(buildUrl(path, options.query), {
@@ -166,7 +170,7 @@ async function send(path: string, options: RequestOptions, accept: 'json' | 'blo
       keepalive: options.keepalive,
     });
     if (!isSuccess(response.status)) {
-      if (response.status === 401) handleUnauthorized();
+      if (response.status === 401 && options.token === undefined) handleUnauthorized();
       throw errorFromBody(response.status, await readJson(response), response.headers.get('retry-after'));
     }
     return response;

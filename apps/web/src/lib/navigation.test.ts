@@ -56,7 +56,7 @@ describe('rule 1: public paths and the session token', () => {
       const decision = nav(path, '?t=1');
       expect(decision.redirectTo).toBeNull();
       expect(decision.reloadUser).toBe(false);
-      expect(decision.storeToken).toBeNull();
+      expect(decision.offerToken).toBeNull();
     }
   });
 
@@ -66,24 +66,24 @@ describe('rule 1: public paths and the session token', () => {
     expect(decision.reloadUser).toBe(true);
   });
 
-  it('takes a token from the query, stores it and removes it from the address bar', () => {
+  it('takes a token from the query out of the address bar and offers it for a yes, in a fresh tab on the login page', () => {
     const decision = nav('/user/personal', '?a=1&token=abc&lang=zh', null);
-    expect(decision.storeToken).toBe('abc');
-    expect(decision.redirectTo).toBe('/user/personal?a=1&lang=zh');
-    expect(nav('/center', '?token=abc').redirectTo).toBe('/center');
+    expect(decision.offerToken).toEqual({ token: 'abc', page: '/user/personal?a=1&lang=zh' });
+    expect(decision.redirectTo).toBe(`/user/login?t=${NOW}&redirect=${encodeURIComponent('/user/personal?a=1&lang=zh')}`);
+    expect(nav('/center', '?token=abc').redirectTo).toBe(`/user/login?t=${NOW}`);
     expect(tokenFromSearch('?token=')).toBeNull();
   });
 
-  it('prefers the query token over a stored one', () => {
-    expect(nav('/center', '?token=new', 'old').storeToken).toBe('new');
+  it("asks before another session's token replaces the stored one, the page staying as it is", () => {
+    const other = nav('/center', '?token=new&lang=zh', 'old');
+    expect(other.offerToken).toEqual({ token: 'new', page: '/center?lang=zh' });
+    expect(other.redirectTo).toBe('/center?lang=zh');
   });
 
-  it("asks before another session's token replaces the stored one, never for the same or a first token", () => {
-    const other = nav('/center', '?token=new&lang=zh', 'old');
-    expect(other.confirmSwitch).toBe(true);
-    expect(other.redirectTo).toBe('/center?lang=zh');
-    expect(nav('/center', '?token=same', 'same').confirmSwitch).toBe(false);
-    expect(nav('/center', '?token=first', null).confirmSwitch).toBe(false);
+  it('asks nothing for the session the tab already holds', () => {
+    const same = nav('/center', '?token=same&lang=zh', 'same');
+    expect(same.offerToken).toBeNull();
+    expect(same.redirectTo).toBe('/center?lang=zh');
   });
 });
 

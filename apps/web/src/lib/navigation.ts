@@ -90,6 +90,12 @@ export interface NavigationInput {
   now: number;
 }
 
+/** A link's `?token=` waiting for the user's answer, and the page the link named (without the token). */
+export interface LinkSession {
+  token: string;
+  page: string;
+}
+
 export interface NavigationDecision {
   /** Language to switch to and store (rule 2). */
   lang: Lang | null;
@@ -97,10 +103,8 @@ export interface NavigationDecision {
   channel: Channel | null;
   /** Invite code the address carried, credited with the channel landing. */
   inviteCode: string | null;
-  /** Token taken from the query, to store in sessionStorage (rule 1); only after a yes when `confirmSwitch`. */
-  storeToken: string | null;
-  /** The tab holds another session: ask before `storeToken` replaces it (issue 9). */
-  confirmSwitch: boolean;
+  /** A session a link brought (rule 1): stored only after the user says yes to it (issues 9 and 22). */
+  offerToken: LinkSession | null;
   /** Replace the navigation with this console path (login, or the same URL without `token`). */
   redirectTo: string | null;
   /** Reload the current user once the navigation completes (rule 5). */
@@ -112,8 +116,7 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
     lang: langFromSearch(input.search),
     channel: channelFromSearch(input.search),
     inviteCode: inviteFromSearch(input.search),
-    storeToken: null,
-    confirmSwitch: false,
+    offerToken: null,
     redirectTo: null,
     reloadUser: false,
   };
@@ -121,11 +124,17 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
 
   const queryToken = tokenFromSearch(input.search);
   if (queryToken) {
-    // Keep it, then take it out of the address bar; the replaced navigation reloads the user.
-    decision.storeToken = queryToken;
-    // A link carrying another account's session must not silently take over a signed-in tab.
-    decision.confirmSwitch = input.storedToken !== null && input.storedToken !== queryToken;
-    decision.redirectTo = `${input.pathname}${withoutParam(input.search, 'token')}`;
+    // The token leaves the address bar at once; the replaced navigation reloads the user.
+    const page = `${input.pathname}${withoutParam(input.search, 'token')}`;
+    if (queryToken === input.storedToken) {
+      decision.redirectTo = page;
+      return decision;
+    }
+    // Anyone can send a link with their own session in it, and a tab signed in to it silently would show
+    // the victim's work to its sender: the user is asked first, in a fresh tab too (issue 22). A fresh
+    // tab waits on the login page; a signed-in one stays where it is.
+    decision.offerToken = { token: queryToken, page };
+    decision.redirectTo = input.storedToken ? page : loginRedirect(input.now, page);
     return decision;
   }
   if (!input.storedToken) {

@@ -3,10 +3,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../shared/errors';
 import type { UserRow } from '../../db/rows';
-import { type Clock, MINUTE, addMs, iso } from '../../lib/clock';
+import { type Clock, DAY, MINUTE, addMs, iso } from '../../lib/clock';
 import { emailIdentity } from '../../lib/email-identity';
+import { KeyedLock } from '../../lib/keyed-lock';
 import { DUMMY_PASSWORD_HASH, hashPassword, newInviteCode, verifyPassword } from '../../lib/secrets';
 import type { CaptchaService } from './captcha-service';
+import type { LoginAddressRepository } from './login-address-repository';
 import type { LoginLogRepository } from './login-log-repository';
 import type { MailCodeService } from './mail-code-service';
 import type { SessionService } from './session-service';
@@ -15,10 +17,11 @@ import type { UserRepository } from './user-repository';
 /**
  * Login lockout (docs/business-rules.md#login, docs/decisions.md#accounts): 5 failures for one account name from one IP lock that
  * pair; 20 failures from one IP, whatever the accounts, lock that IP (password spraying). Both for
- * 15 minutes counted from the oldest failure that tipped it. An account is never locked for everyone,
- * so nobody can lock a victim out from elsewhere.
+ * 15 minutes counted from the oldest failure that tipped it. 10 failures of one account from any addresses
+ * (guessing from many addresses) close it for 15 minutes to every address it has not proved itself from in
+ * the last 90 days; the owner still signs in from those, or proves the mailbox with a password reset.
  */
-export const LOCKOUT = { pairFailures: 5, ipFailures: 20, window: 15 * MINUTE } as const;
+export const LOCKOUT = { pairFailures: 5, ipFailures: 20, accountFailures: 10, window: 15 * MINUTE, knownAddressFor: 90 * DAY } as const;
 
 export interface ClientMeta {
   ip: string | null;
@@ -35,7 +38,11 @@ export class AuthService {
     private readonly captchas: CaptchaService,
     private readonly mailCodes: MailCodeService,
     private readonly loginLogs: LoginLogRepository,
+    private readonly loginAddresses: LoginAddressRepository,
   ) {}
+
+  /** One account's attempts are checked one at a time, so parallel guesses all see the failures before them. */
+  private readonly attempts = new KeyedLock();
 
   async register(body: RegisterBody, meta: ClientMeta): Promise<{ user: UserRow; token: string }> {
     // Every check that can refuse comes before the code is used up, so a bad request changes nothing.
@@ -73,6 +80,7 @@ export class AuthService {
           },
           trx,
         );
+        if (meta.ip) await this.loginAddresses.remember(user.id, meta.ip, now, trx);
         const token = await this.sessions.create(user.id, meta, trx);
         return { user, token };
       });
@@ -97,24 +105,33 @@ export class AuthService {
       await log('bad-captcha');
       throw err;
     }
-    const lockedFor = await this.lockedMinutes(account, meta.ip, now);
-    if (lockedFor > 0) {
-      await log('locked');
-      throw new AppError('LOGIN_LOCKED', { minutes: lockedFor });
-    }
-    const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
-    if (!user || !ok) {
-      await log(user ? 'bad-password' : 'unknown-account');
-      throw new AppError('LOGIN_FAILED');
-    }
-    if (user.status !== 'active') {
-      await log('disabled');
-      throw new AppError('ACCOUNT_DISABLED');
-    }
-    await this.users.update(user.id, { last_login_at: iso(now) });
-    await log('success');
-    const token = await this.sessions.create(user.id, meta);
-    return { user: { ...user, last_login_at: iso(now) }, token };
+    // Keyed by the user, not the name typed: guesses by email and by account name count together.
+    return this.attempts.run(user ? `user:${user.id}` : `name:${account}`, async () => {
+      const lockedFor = await this.lockedMinutes(account, meta.ip, now);
+      if (lockedFor > 0) {
+        await log('locked');
+        throw new AppError('LOGIN_LOCKED', { minutes: lockedFor });
+      }
+      const closedFor = await this.closedToAddressMs(user, account, meta.ip, now);
+      if (closedFor > 0) {
+        await log('locked');
+        throw new AppError('LOGIN_GUARDED', { minutes: Math.ceil(closedFor / MINUTE), seconds: Math.ceil(closedFor / 1000) });
+      }
+      const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
+      if (!user || !ok) {
+        await log(user ? 'bad-password' : 'unknown-account');
+        throw new AppError('LOGIN_FAILED');
+      }
+      if (user.status !== 'active') {
+        await log('disabled');
+        throw new AppError('ACCOUNT_DISABLED');
+      }
+      await this.users.update(user.id, { last_login_at: iso(now) });
+      await log('success');
+      if (meta.ip) await this.loginAddresses.remember(user.id, meta.ip, iso(now));
+      const token = await this.sessions.create(user.id, meta);
+      return { user: { ...user, last_login_at: iso(now) }, token };
+    });
   }
 
   /**
@@ -149,6 +166,19 @@ export class AuthService {
     return until > now.getTime() ? Math.ceil((until - now.getTime()) / MINUTE) : 0;
   }
 
+  /**
+   * Milliseconds until this account may be tried from this address again after failing from many addresses;
+   * 0 when it may now. An address the account proved itself from is never closed. An unknown name counts its
+   * failures by the name and is closed alike, so the answer does not tell whether the account exists.
+   */
+  private async closedToAddressMs(user: UserRow | undefined, account: string, ip: string | null, now: Date): Promise<number> {
+    if (user && ip && (await this.loginAddresses.knows(user.id, ip, iso(addMs(now, -LOCKOUT.knownAddressFor))))) return 0;
+    const since = iso(addMs(now, -LOCKOUT.window));
+    const times = await this.loginLogs.failuresSince(user ? { userId: user.id } : { account }, since, LOCKOUT.accountFailures);
+    const oldest = times[LOCKOUT.accountFailures - 1];
+    return oldest ? Math.max(0, Date.parse(oldest) + LOCKOUT.window - now.getTime()) : 0;
+  }
+
   async changePassword(auth: { user: UserRow; sessionId: number }, body: ChangePassBody): Promise<void> {
     if (!(await verifyPassword(body.oldPassword, auth.user.password_hash))) throw new AppError('PASSWORD_WRONG');
     if (body.oldPassword === body.newPassword) throw new AppError('PASSWORD_SAME');
@@ -160,7 +190,8 @@ export class AuthService {
     });
   }
 
-  async resetPassword(body: ResetPassBody): Promise<void> {
+  /** `ip`: where the mailed code was typed; the owner may sign in from there even while the account is closed to strangers. */
+  async resetPassword(body: ResetPassBody, ip: string | null): Promise<void> {
     // An unknown address never got a usable code: it fails the code check like a wrong code, and the
     // answer does not tell whether the address has an account.
     await this.mailCodes.consume(body.email, 'reset', body.code);
@@ -170,6 +201,7 @@ export class AuthService {
     await this.db.transaction().execute(async (trx) => {
       await this.users.update(user.id, { password_hash: hash }, trx);
       await this.sessions.revokeAllOf(user.id, null, trx);
+      if (ip) await this.loginAddresses.remember(user.id, ip, iso(this.clock.now()), trx);
     });
   }
 

@@ -22,15 +22,15 @@ export class LoginLogRepository {
       .execute();
   }
 
-  /** Times of the recent failures of this account name from this IP, or from this IP at all; newest first. */
-  async failuresSince(by: { account?: string; ip: string | null }, since: string, limit: number): Promise<string[]> {
-    let query = this.db
-      .selectFrom('login_logs')
-      .select('created_at')
-      .where('result', 'in', LOCKOUT_FAILURES)
-      .where('created_at', '>', since)
-      .where('ip', by.ip === null ? 'is' : '=', by.ip);
+  /**
+   * Times of the recent failures, newest first, of what `by` names: an account name, a user (by either of
+   * their names), an IP (null: attempts without one), or an account name from one IP.
+   */
+  async failuresSince(by: { account?: string; userId?: number; ip?: string | null }, since: string, limit: number): Promise<string[]> {
+    let query = this.db.selectFrom('login_logs').select('created_at').where('result', 'in', LOCKOUT_FAILURES).where('created_at', '>', since);
+    if (by.ip !== undefined) query = query.where('ip', by.ip === null ? 'is' : '=', by.ip);
     if (by.account !== undefined) query = query.where('account', '=', by.account);
+    if (by.userId !== undefined) query = query.where('user_id', '=', by.userId);
     const rows = await query.orderBy('created_at', 'desc').limit(limit).execute();
     return rows.map((r) => r.created_at);
   }

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { ModuleDeps } from '../module-deps';
 import { AuthService } from './auth-service';
 import { CaptchaService } from './captcha-service';
+import { LoginAddressRepository } from './login-address-repository';
 import { LoginLogRepository } from './login-log-repository';
 import { MailCodeService } from './mail-code-service';
 import { authRoutes } from './routes';
@@ -29,6 +30,6 @@ export const authModule: FastifyPluginAsync<ModuleDeps> = async (app, { config, 
   const users = new UserRepository(db);
   const captchas = new CaptchaService(db, clock, config.APP_SECRET, config.CAPTCHA_TEST_ANSWER);
   const mailCodes = new MailCodeService(db, clock, config.APP_SECRET, mailer, config.APP_NAME);
-  const auth = new AuthService(db, clock, users, app.sessions, captchas, mailCodes, new LoginLogRepository(db));
+  const auth = new AuthService(db, clock, users, app.sessions, captchas, mailCodes, new LoginLogRepository(db), new LoginAddressRepository(db));
   await app.register(authRoutes, { auth, captchas, mailCodes, sessions: app.sessions });
 };

@@ -112,7 +112,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
     '/reset-pass',
     { config: { access: 'public', limit: 'reset-pass' }, schema: { tags: ['auth'], body: resetPassBody, response: { 200: ok, ...errors } } },
     async (request) => {
-      await deps.auth.resetPassword(request.body);
+      await deps.auth.resetPassword(request.body, request.ip);
       return { data: null, message: request.t('messages.passwordReset') };
     },
   );
