@@ -88,6 +88,6 @@ describe.each(['sqlite', 'postgres'] as const)('migrations on %s', (dialect) => 
     await migrateToLatest(a.db);
     await expect(migrateToLatest(b.db)).resolves.toBeUndefined();
     const applied = await sql<{ n: number }>`select count(*) as n from kysely_migration`.execute(a.db);
-    expect(Number(applied.rows[0]?.n)).toBe(19);
+    expect(Number(applied.rows[0]?.n)).toBe(20);
   });
 });
