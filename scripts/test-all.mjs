@@ -74,7 +74,10 @@ let failed = 0;
 if (existsSync(vitestJson)) {
   const v = JSON.parse(readFileSync(vitestJson, 'utf8'));
   passed += v.numPassedTests;
-  failed += v.numFailedTests;
+  // A file whose setup failed has no failed test of its own (its tests never ran): it counts as one failure,
+  // so the last line never says 0 failed for a red run.
+  const setupFailures = v.testResults.filter((f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed')).length;
+  failed += v.numFailedTests + setupFailures;
   // Where the next minute of vitest is to be won: its slowest files, setup and tests together.
   const slowest = v.testResults
     .map((f) => ({ file: path.relative(process.cwd(), f.name), seconds: (f.endTime - f.startTime) / 1000 }))

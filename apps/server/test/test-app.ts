@@ -114,8 +114,8 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
       CAPTCHA_TEST_ANSWER: CAPTCHA,
       LOG_LEVEL: 'silent',
       // Static IPs imported by tests sit on documentation and loopback addresses, as the gateway
-      // fixtures' origins do; a test of the refusal says 'false'.
-      GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'true',
+      // fixtures' origins do; a test of the refusal says 'false'. Production refuses the switch.
+      ...(env.NODE_ENV === 'production' ? {} : { GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'true' }),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
