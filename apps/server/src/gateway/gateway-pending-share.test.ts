@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigure } from '../../test/security-figures';
-import { HOST, basic, connectTunnel, exchange, socksConnect, startByteOrigin, startGateway } from '../../test/gateway-fixtures';
+import { HOST, basic, connectTunnel, exchange, socksConnect, startByteOrigin, startGateway, waitFor } from '../../test/gateway-fixtures';
 import { UpstreamExitChooser } from './upstream-exit-chooser';
 
 /*
@@ -87,15 +87,15 @@ describe('gateway: unauthenticated connections have their own share of the budge
     }
   };
 
-  /** The customer's tries, one every 0.5 s, while `sources` attack `port`. */
-  const underAttack = async (port: Port, sources: string[], customer: string) => {
+  /** The customer's tries, one every 0.5 s (the probe's pace), once `sources` hold `fills` pending connections on `port`. */
+  const underAttack = async (port: Port, sources: string[], customer: string, fills: number) => {
     const target = port === 'http' ? g.gw.httpPort : g.gw.socksPort;
     const a = attack(target, port === 'http' ? `CONNECT ${HOST}:${origin.port} HTTP/1.1\r\n` : Buffer.from([5]), sources);
     const limits = g.gw.protection[port];
     const before = { ...limits.refused, evicted: limits.evicted, timedOut: limits.timedOut };
     try {
       // The attack at full strength first: every pending slot it can take is taken.
-      await new Promise((r) => setTimeout(r, 1500));
+      await waitFor(() => limits.pendingCount >= fills, 20_000, 'the attack to fill what it may hold');
       let ok = 0;
       let maxPending = 0;
       for (let i = 0; i < TRIES; i++) {
@@ -118,7 +118,7 @@ describe('gateway: unauthenticated connections have their own share of the budge
 
   const figures: string[] = [];
 
-  // Each port: 1.5 s of attack, then 12 tries 0.5 s apart.
+  // Each port: the attack filling its slots, then 12 tries 0.5 s apart.
   const SCENARIO_MS = 90_000;
 
   it('serves a customer who logged in before, from the same /24 as 63 attacking addresses, on both ports', { timeout: SCENARIO_MS }, async () => {
@@ -126,7 +126,7 @@ describe('gateway: unauthenticated connections have their own share of the budge
     const sources = Array.from({ length: ADDRESSES }, (_, i) => `127.0.0.${2 + i}`);
     for (const port of ['http', 'socks'] as const) {
       expect(await tunnel(port, '127.0.0.1')).toBe(true);
-      const r = await underAttack(port, sources, '127.0.0.1');
+      const r = await underAttack(port, sources, '127.0.0.1', 256);
       expect(r.ok).toBe(TRIES);
       // The network cap held them to 256 pending, far below the share: the rest were refused at once.
       expect(r.maxPending).toBeLessThanOrEqual(256 + 1);
@@ -142,7 +142,7 @@ describe('gateway: unauthenticated connections have their own share of the budge
       ['http', '127.0.200.1'],
       ['socks', '127.0.201.1'],
     ] as const) {
-      const r = await underAttack(port, sources, customer);
+      const r = await underAttack(port, sources, customer, BUDGET / 2);
       // Pending connections never take more than their share: half the budget.
       expect(r.maxPending).toBeLessThanOrEqual(BUDGET / 2);
       expect(r.evicted).toBeGreaterThan(0);
