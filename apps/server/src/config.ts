@@ -8,6 +8,12 @@ const port = z.coerce.number().int().min(1).max(65535);
 /** Milliseconds of a client-facing deadline: long enough for a slow mobile link, short enough to matter. */
 const deadlineMs = z.coerce.number().int().min(100).max(600_000);
 const count = z.coerce.number().int().min(1).max(1_000_000);
+/** `10000-10999`: at most 5,000 ports, each a listening socket. */
+const portRange = z
+  .string()
+  .regex(/^\d{1,5}-\d{1,5}$/, 'must be FIRST-LAST, e.g. 10000-10999')
+  .transform((s) => s.split('-').map(Number) as [number, number])
+  .refine(([first, last]) => first >= 1 && last <= 65535 && first <= last && last - first < 5000, 'must be ports 1-65535, FIRST <= LAST, at most 5000 of them');
 /** A link the console opens for customers: only http(s), never `javascript:` or `data:`. */
 const webUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
@@ -91,6 +97,17 @@ const envSchema = z.object({
   API_REQUEST_TIMEOUT_MS: deadlineMs.default(30_000),
   /** Open API connections per socket peer address (proxies TRUST_PROXY names are exempt). */
   API_MAX_CONNECTIONS_PER_IP: count.default(128),
+  /** Allowlisted addresses per proxy account or static IP (docs/gateway.md#allowlist). */
+  ALLOWLIST_MAX: z.coerce.number().int('must be a whole number').min(1).max(1000).default(20),
+  /**
+   * Private, loopback and other non-public addresses may be allowlisted: for a gateway its customers reach
+   * inside a private network (and tests on loopback). Off: only public addresses, so no customer can claim
+   * a load balancer's or a NAT's inside address and with it everyone's unauthenticated connections.
+   */
+  ALLOWLIST_PRIVATE_ADDRESSES: z.stringbool().default(false),
+  /** Port endpoints (docs/gateway.md#port-endpoints): `FIRST-LAST` gateway ports, one sticky session each; unset = off. */
+  GATEWAY_PORT_RANGE_HTTP: portRange.optional(),
+  GATEWAY_PORT_RANGE_SOCKS: portRange.optional(),
   /** Test-only: direct egress may reach loopback and private addresses (local origins). Refused in production. */
   GATEWAY_ALLOW_PRIVATE_DESTINATIONS: z.stringbool().default(false),
   /**
@@ -193,6 +210,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDist: string
     const taken = (['PORT', 'GATEWAY_HTTP_PORT', 'GATEWAY_SOCKS_PORT', 'METRICS_PORT', 'HEALTH_PORT'] as const).filter((other) => other !== name && cfg[other] === cfg[name]);
     if (cfg[name] !== undefined && taken.length > 0) {
       throw new ConfigError(`Invalid configuration:\n  ${name}: must be a port of its own (it equals ${taken.join(' and ')})`);
+    }
+  }
+  const ranges = [cfg.GATEWAY_PORT_RANGE_HTTP, cfg.GATEWAY_PORT_RANGE_SOCKS];
+  const fixed = [cfg.PORT, cfg.GATEWAY_HTTP_PORT, cfg.GATEWAY_SOCKS_PORT, cfg.METRICS_PORT, cfg.HEALTH_PORT].filter((p): p is number => p !== undefined);
+  for (const [i, name] of (['GATEWAY_PORT_RANGE_HTTP', 'GATEWAY_PORT_RANGE_SOCKS'] as const).entries()) {
+    const r = ranges[i];
+    if (!r) continue;
+    const other = ranges[1 - i];
+    if (fixed.some((p) => p >= r[0] && p <= r[1]) || (other && r[0] <= other[1] && other[0] <= r[1])) {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: must hold no other port of the server and not overlap the other range`);
     }
   }
   if ((cfg.ADMIN_EMAIL === undefined) !== (cfg.ADMIN_PASSWORD === undefined)) {

@@ -115,7 +115,7 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
       LOG_LEVEL: 'silent',
       // Static IPs imported by tests sit on documentation and loopback addresses, as the gateway
       // fixtures' origins do; a test of the refusal says 'false'. Production refuses the switch.
-      ...(env.NODE_ENV === 'production' ? {} : { GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'true' }),
+      ...(env.NODE_ENV === 'production' ? {} : { GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'true', ALLOWLIST_PRIVATE_ADDRESSES: 'true' }),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },

@@ -15,3 +15,4 @@ export * from './static-ips';
 export * from './login-analysis';
 export * from './refunds';
 export * from './statistics';
+export * from './allowlist';

@@ -38,6 +38,10 @@ export const proxyAccountDto = z.object({
   loginFailures: z.number().int(),
   /** ISO 8601 time of the latest failed login; null when there was none. */
   lastLoginFailureAt: z.string().nullable(),
+  /** Allowlisted addresses must still send the password (docs/gateway.md#allowlist). */
+  requirePassword: z.boolean(),
+  /** The start of the account's extraction key (the key itself is shown once); null: none made yet. */
+  extractKeyPrefix: z.string().nullable(),
 });
 export type ProxyAccountDto = z.infer<typeof proxyAccountDto>;
 
@@ -56,6 +60,7 @@ export const updateProxyAccountBody = z.strictObject({
   maxConnections: maxConnections.optional(),
   remark: z.string().trim().max(100).nullable().optional(),
   status: z.enum(['active', 'disabled']).optional(),
+  requirePassword: z.boolean().optional(),
 });
 export type UpdateProxyAccountBody = z.infer<typeof updateProxyAccountBody>;
 

@@ -11,7 +11,7 @@ export type ProxyProtocol = (typeof PROXY_PROTOCOLS)[number];
 
 /** Sticky lifetime bounds in minutes (docs/gateway.md#username). */
 export const STICKY_MIN_LIFE = 1;
-export const STICKY_MAX_LIFE = 120;
+export const STICKY_MAX_LIFE = 1440;
 export const STICKY_DEFAULT_LIFE = 10;
 export const MAX_LINES = 1000;
 

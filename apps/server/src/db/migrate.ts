@@ -21,6 +21,7 @@ import * as distribution from './migrations/2026-12-08-distribution';
 import * as statisticsRollups from './migrations/2026-12-09-statistics-rollups';
 import * as referralStanding from './migrations/2026-12-10-referral-standing';
 import * as loginThrottle from './migrations/2026-12-12-login-throttle';
+import * as allowlistExtraction from './migrations/2026-12-14-allowlist-extraction';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-09-statistics-rollups': statisticsRollups,
   '2026-12-10-referral-standing': referralStanding,
   '2026-12-12-login-throttle': loginThrottle,
+  '2026-12-14-allowlist-extraction': allowlistExtraction,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

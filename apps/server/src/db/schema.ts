@@ -255,6 +255,46 @@ export interface ProxyAccountTable {
   updated_at: Timestamp;
   /** Stamped by the store's triggers on every change the gateway's cache reads (docs/gateway.md); never written by code. */
   change_version: ColumnType<number | null, never, never>;
+  /** Allowlisted addresses must still send the password (docs/gateway.md#allowlist). */
+  require_password: Flag;
+}
+
+/** An address (one IP or a CIDR) that may use a proxy account without its password (docs/gateway.md#allowlist). */
+export interface AllowlistEntryTable {
+  id: Generated<number>;
+  user_id: number;
+  account_id: number;
+  /** As the customer sees it: `203.0.113.7`, `203.0.113.0/24`, `2001:db8::/64`. */
+  address: string;
+  /** First and last address of the range, 32 hex digits (IPv4 mapped into IPv6): overlaps compare as text. */
+  range_start: string;
+  range_end: string;
+  label: string | null;
+  created_at: Timestamp;
+}
+
+/** An extraction key, stored hashed: one per proxy account, and one for a customer's static IPs (`account_id` null). */
+export interface ExtractKeyTable {
+  key_hash: string;
+  user_id: number;
+  account_id: number | null;
+  prefix: string;
+  created_at: Timestamp;
+}
+
+/** A gateway port of the ranges carrying one account's sticky session until `until` (docs/gateway.md#port-endpoints). */
+export interface PortLeaseTable {
+  protocol: 'http' | 'socks5';
+  port: number;
+  user_id: number;
+  account_id: number;
+  country: string | null;
+  state: string | null;
+  city: string | null;
+  /** null: a static IP's port (its one exit). */
+  session: string | null;
+  life_minutes: number;
+  until: Timestamp;
 }
 
 export interface UsageHourlyTable {
@@ -459,4 +499,7 @@ export interface Database {
   commissions: CommissionTable;
   payoff_requests: PayoffRequestTable;
   channel_visits: ChannelVisitTable;
+  allowlist_entries: AllowlistEntryTable;
+  extract_keys: ExtractKeyTable;
+  port_leases: PortLeaseTable;
 }

@@ -7,7 +7,7 @@ import type { ProxyParams } from './ports';
  * loads zod: about 10 MB of RSS a gateway-only process has no other use for.
  */
 export const STICKY_MIN_LIFE = 1;
-export const STICKY_MAX_LIFE = 120;
+export const STICKY_MAX_LIFE = 1440;
 export const STICKY_DEFAULT_LIFE = 10;
 
 const PLACE = /^[a-z0-9]{1,32}$/;

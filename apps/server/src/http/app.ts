@@ -8,10 +8,12 @@ import type { CutoffBus } from '../lib/cutoff-bus';
 import { jobsPlugin } from '../lib/jobs/jobs-plugin';
 import type { Mailer } from '../mail/mailer';
 import { adminModule } from '../modules/admin/plugin';
+import { allowlistModule } from '../modules/allowlist/plugin';
 import { authModule, authSessions } from '../modules/auth/plugin';
 import { catalogueModule } from '../modules/catalogue/plugin';
 import { distributionModule } from '../modules/distribution/plugin';
 import { exportRequests, exportsModule } from '../modules/exports/plugin';
+import { extractionModule } from '../modules/extraction/plugin';
 import { loginAnalysisModule } from '../modules/login-analysis/plugin';
 import type { ModuleDeps } from '../modules/module-deps';
 import { orderServices, ordersModule } from '../modules/orders/plugin';
@@ -144,7 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.get('/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
-      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, loginAnalysisModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule, staticIpsModule, statisticsModule]) {
+      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, loginAnalysisModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule, allowlistModule, extractionModule, staticIpsModule, statisticsModule]) {
         await api.register(module, modules);
       }
     },

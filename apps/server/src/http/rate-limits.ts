@@ -2,19 +2,23 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { MINUTE } from '../lib/clock';
+import { sha256 } from '../lib/secrets';
 import { AppError } from '../shared/errors';
 import { addRouteHook } from '../shared/route-hooks';
 
 /** Routes that name a limit in `config.limit` (see types.ts). */
-export const RATE_LIMIT_NAMES = ['captcha', 'mail-code', 'register', 'login', 'reset-pass', 'buy', 'channel-visit'] as const;
+export const RATE_LIMIT_NAMES = ['captcha', 'mail-code', 'register', 'login', 'reset-pass', 'buy', 'channel-visit', 'extract'] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 
 export interface RateRule {
   max: number;
   windowMs: number;
 }
-/** Per client IP (`request.ip`, so TRUST_PROXY decides what that is) and, where given, per signed-in user. */
-export type RateLimitRules = Record<RateLimitName, { perIp: RateRule; perUser?: RateRule }>;
+/**
+ * Per client IP (`request.ip`, so TRUST_PROXY decides what that is) and, where given, per signed-in user
+ * and per extraction key (`?key=`, counted under its hash: a key never becomes a Redis key name).
+ */
+export type RateLimitRules = Record<RateLimitName, { perIp: RateRule; perUser?: RateRule; perKey?: RateRule }>;
 
 /**
  * Requests per minute (docs/decisions.md, Rate limits). They sit above what a person does and well below
@@ -30,6 +34,8 @@ export const RATE_LIMITS: RateLimitRules = {
   buy: { perIp: { max: 20, windowMs: MINUTE }, perUser: { max: 10, windowMs: MINUTE } },
   // One landing per browser session: a person opens a few links a minute at most; a script fills the funnel.
   'channel-visit': { perIp: { max: 20, windowMs: MINUTE } },
+  // Programs poll extraction links: 10 a second per key (DESIGN §13); per address only a ceiling on guessing.
+  extract: { perIp: { max: 1200, windowMs: MINUTE }, perKey: { max: 10, windowMs: 1000 } },
 };
 
 export interface RateLimitOptions {
@@ -89,11 +95,11 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
   await app.register(rateLimit, { global: false, skipOnError: true, redis, nameSpace: `${opts.prefix}rate:` });
 
   // One limiter per name, shared by every route that names it (GET and its automatic HEAD count together).
-  const limiters = new Map<RateLimitName, { perIp: Limiter; perUser: Limiter | null }>();
+  const limiters = new Map<RateLimitName, { perIp: Limiter; perUser: Limiter | null; perKey: Limiter | null }>();
   const limitersOf = (name: RateLimitName) => {
     let l = limiters.get(name);
     if (!l) {
-      const { perIp, perUser } = opts.rules[name];
+      const { perIp, perUser, perKey } = opts.rules[name];
       l = {
         perIp: app.createRateLimit({ max: perIp.max, timeWindow: perIp.windowMs, keyGenerator: (req) => `${name}:ip:${normalizeIP(req.ip)}` }),
         perUser: perUser
@@ -102,6 +108,13 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
               timeWindow: perUser.windowMs,
               // The access guard has refused anonymous requests before a preHandler runs.
               keyGenerator: (req) => `${name}:user:${req.auth?.user.id ?? 'none'}`,
+            })
+          : null,
+        perKey: perKey
+          ? app.createRateLimit({
+              max: perKey.max,
+              timeWindow: perKey.windowMs,
+              keyGenerator: (req) => `${name}:key:${sha256(String((req.query as { key?: unknown }).key ?? ''))}`,
             })
           : null,
       };
@@ -113,8 +126,9 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
   app.addHook('onRoute', (route) => {
     const name = route.config?.limit;
     if (!name) return;
-    const { perIp, perUser } = limitersOf(name);
+    const { perIp, perUser, perKey } = limitersOf(name);
     addRouteHook(route, 'onRequest', (request, reply) => enforce(perIp, request, reply));
+    if (perKey) addRouteHook(route, 'onRequest', (request, reply) => enforce(perKey, request, reply));
     if (perUser) addRouteHook(route, 'preHandler', (request, reply) => enforce(perUser, request, reply));
   });
 }

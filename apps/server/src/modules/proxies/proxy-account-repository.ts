@@ -55,6 +55,12 @@ export class ProxyAccountRepository {
     return res.numUpdatedRows === 1n;
   }
 
+  /** The prefixes of the user's accounts' extraction keys, by account. */
+  async extractKeyPrefixes(userId: number): Promise<Map<number, string>> {
+    const rows = await this.db.selectFrom('extract_keys').select(['account_id', 'prefix']).where('user_id', '=', userId).where('account_id', 'is not', null).execute();
+    return new Map(rows.map((r) => [r.account_id!, r.prefix]));
+  }
+
   private live(userId: number) {
     return this.db.selectFrom('proxy_accounts').where('user_id', '=', userId).where('kind', '=', 'rotating').where('deleted_at', 'is', null);
   }

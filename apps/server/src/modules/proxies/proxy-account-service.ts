@@ -28,14 +28,14 @@ export class ProxyAccountService {
   }
 
   async list(userId: number): Promise<ProxyAccountDto[]> {
-    const rows = await this.accounts.list(userId);
-    return rows.map((r) => this.toDto(r));
+    const [rows, prefixes] = await Promise.all([this.accounts.list(userId), this.accounts.extractKeyPrefixes(userId)]);
+    return rows.map((r) => this.toDto(r, prefixes));
   }
 
   async get(userId: number, id: number): Promise<ProxyAccountDto> {
     const row = await this.accounts.find(userId, id);
     if (!row) throw new AppError('NOT_FOUND');
-    return this.toDto(row);
+    return this.toDto(row, await this.accounts.extractKeyPrefixes(userId));
   }
 
   async create(userId: number, body: CreateProxyAccountBody): Promise<ProxyAccountDto> {
@@ -56,7 +56,7 @@ export class ProxyAccountService {
       });
       // The gateways learn of it now rather than at their next poll: a line pasted at once works at once.
       await this.cutoffs?.publish({ userId, accountId: row.id });
-      return this.toDto(row);
+      return this.toDto(row, new Map());
     } catch (err) {
       // Usernames are proxy logins for everyone on the gateway: taken is taken, whoever holds it.
       if (isUniqueViolation(err)) throw new AppError('PROXY_USERNAME_TAKEN');
@@ -73,6 +73,7 @@ export class ProxyAccountService {
     if (body.maxConnections !== undefined) set.max_connections = body.maxConnections;
     if (body.remark !== undefined) set.remark = body.remark;
     if (body.status !== undefined) set.status = body.status;
+    if (body.requirePassword !== undefined) set.require_password = body.requirePassword ? 1 : 0;
     const row = await this.accounts.update(userId, id, set);
     if (!row) throw new AppError('NOT_FOUND');
     // The edit form sends the password back unchanged: only a new one cuts the tunnels opened with the old.
@@ -84,8 +85,10 @@ export class ProxyAccountService {
     const raised = before.limit_bytes !== null && (row.limit_bytes === null || Number(row.limit_bytes) > Number(before.limit_bytes));
     // A new connection limit applies to the next connection on every gateway, not at their next poll.
     const limitChanged = (row.max_connections ?? null) !== (before.max_connections ?? null);
-    if (newPassword || disabled || lowered || enabled || raised || limitChanged) await this.cutoffs?.publish({ userId, accountId: id, closeLive: newPassword || undefined });
-    return this.toDto(row);
+    // Password now required: connections its allowlisted addresses opened without one are cut (docs/gateway.md#allowlist).
+    const passwordRule = row.require_password !== before.require_password;
+    if (newPassword || disabled || lowered || enabled || raised || limitChanged || passwordRule) await this.cutoffs?.publish({ userId, accountId: id, closeLive: newPassword || undefined });
+    return this.toDto(row, await this.accounts.extractKeyPrefixes(userId));
   }
 
   /**
@@ -98,7 +101,7 @@ export class ProxyAccountService {
     await this.cutoffs?.publish({ userId, accountId: id });
   }
 
-  private toDto(r: Row): ProxyAccountDto {
+  private toDto(r: Row, extractPrefixes: Map<number, string>): ProxyAccountDto {
     return {
       id: r.id,
       username: r.username,
@@ -111,6 +114,8 @@ export class ProxyAccountService {
       createdAt: r.created_at,
       loginFailures: Number(r.login_failures),
       lastLoginFailureAt: r.last_login_failure_at,
+      requirePassword: Boolean(r.require_password),
+      extractKeyPrefix: extractPrefixes.get(r.id) ?? null,
     };
   }
 }
