@@ -41,4 +41,7 @@ export const E2E = {
   originPort: base + 557,
   /** A local HTTP proxy a static IP's inventory row points at (upstream-proxy.mjs). */
   upstreamPort: base + 558,
+  /** Port endpoints (docs/gateway.md#port-endpoints): ten HTTP and ten SOCKS5 ports, one sticky session each. */
+  portRangeHttp: [base + 800, base + 809] as const,
+  portRangeSocks: [base + 810, base + 819] as const,
 };

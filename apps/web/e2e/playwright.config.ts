@@ -64,6 +64,10 @@ export default defineConfig({
         GATEWAY_HTTP_PORT: String(E2E.gatewayHttpPort),
         GATEWAY_SOCKS_PORT: String(E2E.gatewaySocksPort),
         GATEWAY_ALLOW_PRIVATE_DESTINATIONS: 'true',
+        // The browser and the test's curl are on loopback: their address is what gets allowlisted.
+        ALLOWLIST_PRIVATE_ADDRESSES: 'true',
+        GATEWAY_PORT_RANGE_HTTP: E2E.portRangeHttp.join('-'),
+        GATEWAY_PORT_RANGE_SOCKS: E2E.portRangeSocks.join('-'),
         PROXY_CHECK_URL: `http://127.0.0.1:${E2E.originPort}/`,
       },
     },
