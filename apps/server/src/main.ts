@@ -91,6 +91,7 @@ async function main(): Promise<void> {
       host: config.HOST,
       httpPort: config.GATEWAY_HTTP_PORT,
       socksPort: config.GATEWAY_SOCKS_PORT,
+      portRanges: { http: config.GATEWAY_PORT_RANGE_HTTP, socks5: config.GATEWAY_PORT_RANGE_SOCKS },
       allowPrivateDestinations: config.GATEWAY_ALLOW_PRIVATE_DESTINATIONS,
       handshakeMs: config.GATEWAY_HANDSHAKE_MS,
       maxPendingPerIp: config.GATEWAY_MAX_PENDING_PER_IP,

@@ -73,6 +73,23 @@ export class FakeAuthority implements GatewayAuthority {
     return a.pinned ? { ok: true, accountId: a.id, userId: a.userId, pinned: a.pinned } : { ok: true, accountId: a.id, userId: a.userId };
   }
 
+  // No allowlist or port leases here: those are the store's (gateway-allowlist.test.ts runs them on the real cache).
+  authenticateSource(): AuthResult {
+    return { ok: false, reason: 'BAD_CREDENTIALS' };
+  }
+
+  portLease(): null {
+    return null;
+  }
+
+  sourceListed(): boolean {
+    return true;
+  }
+
+  catchUp(): Promise<void> {
+    return Promise.resolve();
+  }
+
   standing(accountId: number): Refusal | null {
     const a = this.byId.get(accountId);
     if (!a || a.disabled) return 'ACCOUNT_DISABLED';

@@ -150,6 +150,11 @@ export class ConnectionLimits {
     decrement(this.pendingByNet, h.net);
   }
 
+  /** Whether `ip` logged in lately (known-sources.ts): its connection without credentials is no guess. */
+  knows(ip: string): boolean {
+    return this.opts.known.has(ip);
+  }
+
   /** @internal Handshake's: right credentials from `ip`. */
   loggedIn(ip: string): void {
     this.opts.known.loggedIn(ip);

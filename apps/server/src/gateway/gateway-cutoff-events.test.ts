@@ -73,7 +73,7 @@ describe.each(DIALECTS)('cut-off events in one process on %s', (dialect) => {
   };
 
   beforeAll(async () => {
-    bus.subscribe((e) => events.push(e));
+    bus.subscribe((e) => void events.push(e));
     t = await createTestApp(dialect, {}, { cutoffs: bus });
     admin = (await signedIn(t, 'admin')).token;
     // Before the gateways start: they read the supply once, at start.

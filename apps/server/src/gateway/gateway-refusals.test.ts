@@ -17,7 +17,7 @@ const CASES: [Refusal, string, string, number, number | null][] = [
   ['BAD_CREDENTIALS', 'goodacct', 'wrong', 407, null],
   ['BAD_CREDENTIALS', 'nobody01', 'pw', 407, null],
   ['BAD_PARAMS', 'goodacct-country-xx', 'pw', 400, SOCKS_REPLY.NOT_ALLOWED],
-  ['BAD_PARAMS', 'goodacct-session-s-life-500', 'pw', 400, SOCKS_REPLY.NOT_ALLOWED],
+  ['BAD_PARAMS', 'goodacct-session-s-life-1500', 'pw', 400, SOCKS_REPLY.NOT_ALLOWED],
   ['ACCOUNT_DISABLED', 'disabled', 'pw', 403, SOCKS_REPLY.NOT_ALLOWED],
   ['NO_TRAFFIC', 'broke001', 'pw', 402, SOCKS_REPLY.NOT_ALLOWED],
   ['ACCOUNT_CAP', 'capped01', 'pw', 403, SOCKS_REPLY.NOT_ALLOWED],
@@ -76,9 +76,9 @@ describe('refusals with their reason, over both protocols', () => {
   });
 
   it('BAD_PARAMS names the parameter that is wrong, over CONNECT and plain HTTP', async () => {
-    const t = await connectTunnel(g.gw.httpPort, `${HOST}:${origin.port}`, basic('goodacct-country-us-session-s-life-500', 'pw'));
+    const t = await connectTunnel(g.gw.httpPort, `${HOST}:${origin.port}`, basic('goodacct-country-us-session-s-life-1500', 'pw'));
     expect([t.status, t.headers['x-gateway-reason'], t.headers['x-gateway-param']]).toEqual([400, 'BAD_PARAMS', 'life']);
-    expect(t.body).toBe(`BAD_PARAMS: life "500" must be a whole number of minutes from 1 to 120. ${STATUSES.BAD_PARAMS.message}`);
+    expect(t.body).toBe(`BAD_PARAMS: life "1500" must be a whole number of minutes from 1 to 1440. ${STATUSES.BAD_PARAMS.message}`);
     const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
       http.get({ host: HOST, port: g.gw.httpPort, path: `http://${HOST}:${web.port}/bytes/10`, agent: false, headers: { 'proxy-authorization': basic('goodacct-county-us', 'pw') } }, resolve).on('error', reject),
     );

@@ -78,6 +78,8 @@ export interface GatewayOptions {
   metrics?: GatewayMetrics;
   /** Clock for hour buckets and the first batch number (tests). */
   now?: () => number;
+  /** Port endpoints per listener (GATEWAY_PORT_RANGE_HTTP / _SOCKS; docs/gateway.md#port-endpoints); unset: off. */
+  portRanges?: { http?: readonly [number, number]; socks5?: readonly [number, number] };
 }
 
 export interface Gateway {
@@ -154,8 +156,8 @@ export function createGateway(o: GatewayOptions): Gateway {
       known: new KnownSources(),
     },
   };
-  const http = new HttpListener({ ...common, port: o.httpPort, realm: o.realm ?? 'resi-gateway', responseTimeoutMs: o.responseTimeoutMs ?? 60_000 });
-  const socks = new SocksListener({ ...common, port: o.socksPort });
+  const http = new HttpListener({ ...common, port: o.httpPort, realm: o.realm ?? 'resi-gateway', responseTimeoutMs: o.responseTimeoutMs ?? 60_000, portRange: o.portRanges?.http });
+  const socks = new SocksListener({ ...common, port: o.socksPort, portRange: o.portRanges?.socks5 });
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;
 

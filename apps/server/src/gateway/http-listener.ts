@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net, { type Socket } from 'node:net';
-import { admitFrom, basicCredentials } from './admission';
+import { type Admission, type Arrival, admitFrom, basicCredentials } from './admission';
 import { ConnectionLimits, type Handshake, type ListenerLimits } from './connection-limits';
 import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
@@ -13,6 +13,7 @@ import type { LoginFailures } from './login-failures';
 import type { ExitChooser, GatewayAuthority } from './ports';
 import { GatewayRequest, GatewayResponse, PlainSocket } from './plain-exchange';
 import { type PlainRoute, forwardPlain } from './plain-forward';
+import { RangeServers } from './range-listeners';
 import { type GatewayReason, refusalAnswer } from './statuses';
 import type { BadParam } from './username-params';
 import { splice } from './tunnel';
@@ -38,6 +39,8 @@ export interface HttpListenerOptions {
   failures: LoginFailures;
   /** Where each refusal is counted (gateway-metrics.ts). */
   metrics: GatewayMetrics;
+  /** Port endpoints: every port of this range too, each carrying its leased session (docs/gateway.md#port-endpoints). */
+  portRange?: readonly [number, number];
 }
 const ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', 'latin1');
 
@@ -75,12 +78,25 @@ export class HttpListener {
   private readonly server: http.Server;
   /** Handshake deadlines, pending connections per IP, the connection budget (connection-limits.ts). */
   readonly limits: ConnectionLimits;
+  /** The range ports' servers, and the range port each of their sockets came in on. */
+  private readonly range: RangeServers;
+  private readonly arrivals = new WeakMap<Socket, Arrival>();
 
   constructor(private readonly opts: HttpListenerOptions) {
     this.agents = new UpstreamAgents(opts.connectTimeoutMs);
     this.limits = new ConnectionLimits({ listener: 'http', ...opts.limits, log: opts.log });
     // allowHalfOpen as node:http has it: a client's FIN must not end the tunnel's other direction.
     this.front = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
+    this.range = new RangeServers(
+      opts.host,
+      opts.portRange,
+      (socket, port) => {
+        this.arrivals.set(socket, { protocol: 'http', port });
+        this.accept(socket);
+      },
+      { allowHalfOpen: true, noDelay: true },
+      (err) => this.limits.acceptError(err),
+    );
     // Request and response classes that carry each plain request's state (plain-exchange.ts).
     const server = http.createServer({ IncomingMessage: GatewayRequest, ServerResponse: GatewayResponse });
     this.server = server as unknown as http.Server;
@@ -106,7 +122,12 @@ export class HttpListener {
     socket.on('error', ignore);
   }
 
-  listen(): Promise<void> {
+  async listen(): Promise<void> {
+    await this.listenFront();
+    await this.range.listen();
+  }
+
+  private listenFront(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.front.once('error', reject);
       this.front.listen(this.opts.port, this.opts.host, () => {
@@ -121,7 +142,7 @@ export class HttpListener {
 
   async close(): Promise<void> {
     for (const socket of this.open.toArray()) socket.destroy();
-    await new Promise((resolve) => this.front.close(resolve));
+    await Promise.all([new Promise((resolve) => this.front.close(resolve)), this.range.close()]);
     this.agents.destroy();
   }
 
@@ -141,9 +162,28 @@ export class HttpListener {
     }
     // Only `http:`: anything else goes through CONNECT (RFC 9110 §9.3.6).
     if (target?.protocol !== 'http:') return this.refuseProtocol(req.socket, target ? `Only http:// targets are forwarded (was ${target.protocol}); use CONNECT.` : `Target "${req.url}" could not be parsed.`);
-    const route = this.routePlain(req, target, handshake);
+    const a = this.admit(req.socket, handshake, req.headers['proxy-authorization']);
+    if (a instanceof Promise) {
+      // A fresh read of the store first (admission.ts): the request's body waits in its stream meanwhile.
+      void a.then((admitted) => {
+        if (!req.socket.destroyed) this.forward(req, res, target, handshake, admitted);
+      });
+      return;
+    }
+    this.forward(req, res, target, handshake, a);
+  }
+
+  private forward(req: GatewayRequest, res: GatewayResponse, target: URL, handshake: Handshake | undefined, a: Admission): void {
+    const route = this.routePlain(req, target, handshake, a);
     if (typeof route === 'string') return this.refuse(req.socket, route);
     if (route) forwardPlain(req, res, target, route);
+  }
+
+  /** Admission of a request on `socket`: by its credentials, else by its address (and range port). */
+  private admit(socket: Socket, handshake: Handshake | undefined, authorization: string | undefined): Admission | Promise<Admission> {
+    const { username, password } = basicCredentials(authorization);
+    const ip = handshake?.ip ?? socket.remoteAddress ?? '';
+    return admitFrom(ip, this.arrivals.get(socket) ?? null, username, password, this.opts.authority, this.opts.chooser, this.opts.failures, (x) => this.limits.knows(x));
   }
 
   /**
@@ -152,9 +192,7 @@ export class HttpListener {
    * them: an empty or non-Basic Proxy-Authorization is no credentials, answered 407 with
    * `Proxy-Authenticate`, so the client can retry with Basic (RFC 9110 §11.7.1).
    */
-  private routePlain(request: GatewayRequest, target: URL, handshake: Handshake | undefined): PlainRoute | GatewayReason | null {
-    const { username, password } = basicCredentials(request.headers['proxy-authorization']);
-    const a = admitFrom(handshake?.ip ?? request.socket.remoteAddress ?? '', username, password, this.opts.authority, this.opts.chooser, this.opts.failures);
+  private routePlain(request: GatewayRequest, target: URL, handshake: Handshake | undefined, a: Admission): PlainRoute | GatewayReason | null {
     if (!a.ok) {
       const { reason, param } = a;
       if (!a.delayMs) this.refuse(request.socket, reason, param);
@@ -221,9 +259,19 @@ export class HttpListener {
   private tunnel(socket: Socket, url: string | undefined, authorization: string | undefined, head: Buffer, fail: (reason: GatewayReason, param?: BadParam) => void): void {
     const target = parseConnectTarget(url);
     if (!target) return fail('BAD_TARGET');
-    const { username, password } = basicCredentials(authorization);
     const handshake = this.limits.of(socket);
-    const a = admitFrom(handshake?.ip ?? socket.remoteAddress ?? '', username, password, this.opts.authority, this.opts.chooser, this.opts.failures);
+    const admitted = this.admit(socket, handshake, authorization);
+    if (admitted instanceof Promise) {
+      void admitted.then((a) => {
+        if (!socket.destroyed) this.dial(socket, target, a, head, fail, handshake);
+      });
+      return;
+    }
+    this.dial(socket, target, admitted, head, fail, handshake);
+  }
+
+  /** Dials the admitted exit, answers 200 and joins the two sockets. */
+  private dial(socket: Socket, target: { host: string; port: number }, a: Admission, head: Buffer, fail: (reason: GatewayReason, param?: BadParam) => void, handshake: Handshake | undefined): void {
     if (!a.ok) {
       const { reason, param } = a;
       return void (a.delayMs ? expireAt(Date.now() + a.delayMs, () => fail(reason)) : fail(reason, param));

@@ -10,6 +10,8 @@ export interface MeterKey {
   country: string | null;
   /** Metered but drawing no traffic balance (a static IP's login): it joins no balance pool. */
   noBalance?: boolean;
+  /** Admitted without credentials, for this allowlisted client address: cut when it is no longer listed. */
+  source?: string;
 }
 
 export type RecordBytes = (key: MeterKey, bytesUp: number, bytesDown: number) => void;
@@ -146,7 +148,7 @@ export class LiveConnections {
       return null;
     }
     const old = live.key;
-    if (old.accountId === key.accountId && old.country === key.country) return null;
+    if (old.accountId === key.accountId && old.country === key.country && old.source === key.source) return null;
     if (boundary === null) return old.accountId === key.accountId ? null : 'ACCOUNT_SWITCH'; // same account: keep the old country until a boundary
     if (old.accountId !== key.accountId) {
       const refusal = this.admit(key);
@@ -227,6 +229,24 @@ export class LiveConnections {
   closeAccount(accountId: number): number {
     const pool = this.byAccount.get(accountId);
     return pool ? this.cutAll(pool) : 0;
+  }
+
+  /**
+   * Destroys the connections admitted without credentials (`MeterKey.source`) that `listed` no longer
+   * admits — their address was removed from the allowlist, or its account now requires the password.
+   * Returns how many. A walk over the live connections: it runs after a refresh, not per connection.
+   */
+  closeUnlisted(listed: (key: MeterKey) => boolean): number {
+    const gone: Live[] = [];
+    this.all.forEach((live) => {
+      if (live.key.source !== undefined && !listed(live.key)) gone.push(live);
+    });
+    for (const live of gone) {
+      this.take(live);
+      this.forget(live);
+      live.socket.destroy();
+    }
+    return gone.length;
   }
 
   /** Records and forgets every connection (shutdown: the sockets are being destroyed). */

@@ -29,12 +29,42 @@ export interface PinnedExit {
   country: string | null;
 }
 
-/** A refusal names the account when it exists (a wrong password), so failed logins are counted per account. */
-export type AuthResult = { ok: true; accountId: number; userId: number; pinned?: PinnedExit } | { ok: false; reason: Refusal; accountId?: number };
+/**
+ * A refusal names the account when it exists (a wrong password), so failed logins are counted per account.
+ * `username`: the account's login, for a connection admitted without one (allowlist, port lease).
+ */
+export type AuthResult = { ok: true; accountId: number; userId: number; username?: string; pinned?: PinnedExit } | { ok: false; reason: Refusal; accountId?: number };
+
+/** The protocol of a listener, and of a range of port endpoints. */
+export type ListenerProtocol = 'http' | 'socks5';
+
+/**
+ * A range port's sticky session (docs/gateway.md#port-endpoints), as an extraction leased it: the lease's
+ * account as admitted now, and the session's parameters (null: a static IP's own port).
+ */
+export interface PortLeaseView {
+  userId: number;
+  auth: AuthResult;
+  session: Omit<ProxyParams, 'account'> | null;
+}
 
 export interface GatewayAuthority {
   /** Checks a proxy account's password and standing from an in-memory cache: no I/O per connection. */
   authenticate(account: string, password: string): AuthResult;
+  /**
+   * A connection without credentials from `ip`: the account whose allowlist holds it (and that does not
+   * require its password), admitted as `authenticate` would; else BAD_CREDENTIALS, as a wrong password.
+   */
+  authenticateSource(ip: string): AuthResult;
+  /** The session leased on a range port now (null: none, or it has ended). */
+  portLease(protocol: ListenerProtocol, port: number): PortLeaseView | null;
+  /** Whether a connection admitted without credentials for `key` may go on: its address is still listed for the user. */
+  sourceListed(key: { userId: number; source?: string }): boolean;
+  /**
+   * Reads the store again soon (coalesced and spaced out) and resolves once it has: an unknown login,
+   * an unlisted address or an unleased port may have been made a moment ago on another API process.
+   */
+  catchUp(): Promise<void>;
   /** Whether an account may still carry traffic; null when it may. Called for live connections. */
   standing(accountId: number): Refusal | null;
   /** What an account may still carry, as the store last said (byte budgets, docs/gateway.md); null: unknown account. */

@@ -1,5 +1,5 @@
 import net, { type Socket } from 'node:net';
-import { type Admission, admitFrom } from './admission';
+import { type Admission, type Arrival, admitFrom } from './admission';
 import { ConnectionLimits, type Handshake, type ListenerLimits } from './connection-limits';
 import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
@@ -11,6 +11,7 @@ import type { LiveConnections } from './live-connections';
 import type { LoginFailures } from './login-failures';
 import type { ExitChooser, GatewayAuthority } from './ports';
 import { type GatewayReason, SOCKS_AUTH_FAILURE, SOCKS_REPLY, STATUSES } from './statuses';
+import { RangeServers } from './range-listeners';
 import { splice } from './tunnel';
 
 /*
@@ -24,6 +25,7 @@ import { splice } from './tunnel';
  */
 
 const VERSION = 0x05;
+const METHOD_NO_AUTH = 0x00;
 const METHOD_USER_PASS = 0x02;
 const NO_ACCEPTABLE_METHODS = 0xff;
 const AUTH_VERSION = 0x01;
@@ -37,6 +39,8 @@ const MAX_HANDSHAKE = 1024;
 const enum Stage {
   Greeting,
   Auth,
+  /** Admission waits for a fresh read of the store: nothing is parsed meanwhile. */
+  Waiting,
   Request,
   Done,
 }
@@ -47,6 +51,10 @@ function reply(rep: number): Buffer {
 }
 const GRANTED = reply(SOCKS_REPLY.SUCCEEDED);
 const USER_PASS_SELECTED = Buffer.from([VERSION, METHOD_USER_PASS]);
+const NO_AUTH_SELECTED = Buffer.from([VERSION, METHOD_NO_AUTH]);
+const NO_METHOD = Buffer.from([VERSION, NO_ACCEPTABLE_METHODS]);
+const AUTH_FAILED = Buffer.from([AUTH_VERSION, SOCKS_AUTH_FAILURE]);
+const EMPTY = Buffer.alloc(0);
 const AUTH_OK = Buffer.from([AUTH_VERSION, 0x00]);
 /** Both answers a client gets before its request, sent as one when it sent greeting and credentials at once. */
 const SELECTED_AUTH_OK = Buffer.concat([USER_PASS_SELECTED, AUTH_OK]);
@@ -81,6 +89,8 @@ export interface SocksListenerOptions {
   log: GatewayLog;
   /** Where each refusal is counted (gateway-metrics.ts). */
   metrics: GatewayMetrics;
+  /** Port endpoints: every port of this range too, each carrying its leased session (docs/gateway.md#port-endpoints). */
+  portRange?: readonly [number, number];
 }
 
 export class SocksListener {
@@ -91,9 +101,13 @@ export class SocksListener {
   private readonly onSocketClose: (this: Socket) => void;
   /** Handshake deadlines, pending connections per IP, the connection budget (connection-limits.ts). */
   readonly limits: ConnectionLimits;
+  private readonly range: RangeServers;
 
   constructor(private readonly opts: SocksListenerOptions) {
-    this.server = net.createServer({ noDelay: true }, (socket) => this.accept(socket));
+    this.server = net.createServer({ noDelay: true }, (socket) => this.accept(socket, null));
+    this.range = new RangeServers(opts.host, opts.portRange, (socket, port) => this.accept(socket, { protocol: 'socks5', port }), { noDelay: true }, (err) =>
+      this.limits.acceptError(err),
+    );
     this.limits = new ConnectionLimits({ listener: 'socks', ...opts.limits, log: opts.log });
     const { sockets, limits } = this;
     this.onSocketClose = function (this: Socket) {
@@ -103,7 +117,12 @@ export class SocksListener {
     };
   }
 
-  listen(): Promise<void> {
+  async listen(): Promise<void> {
+    await this.listenMain();
+    await this.range.listen();
+  }
+
+  private listenMain(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(this.opts.port, this.opts.host, () => {
@@ -118,12 +137,12 @@ export class SocksListener {
 
   /** Stops accepting and destroys every connection. */
   close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = Promise.all([new Promise<void>((resolve) => this.server.close(() => resolve())), this.range.close()]).then(() => undefined);
     for (const s of this.sockets.toArray()) s.destroy();
     return closed;
   }
 
-  private accept(socket: Socket): void {
+  private accept(socket: Socket, at: Arrival | null): void {
     // Its deadline stays armed after a refusal too: a client that does not close after our last word is dropped.
     const handshake = this.limits.admit(socket, this.sockets.size);
     if (!handshake) return;
@@ -151,6 +170,49 @@ export class SocksListener {
       return -1;
     };
 
+    /**
+     * The end of authentication, by credentials (`selected` AUTH_OK, `failed` the RFC 1929 failure) or by
+     * the client's address (`selected` method 0x00, `failed` no acceptable method — exactly what a client
+     * offering no password got before allowlists, so an unlisted address learns nothing). False when it
+     * ended the handshake.
+     */
+    const authenticated = (a: Admission, selected: Buffer, failed: Buffer): boolean => {
+      admission = a;
+      if (!a.ok && (a.reason === 'BAD_CREDENTIALS' || a.reason === 'TOO_MANY_FAILURES')) {
+        const failure = this.refused(a.reason, failed);
+        if (!a.delayMs) {
+          finish(failure);
+          return false;
+        }
+        // Slowed: the answer (and what is owed before it) goes late; nothing more is read meanwhile.
+        stage = Stage.Done;
+        socket.pause();
+        const last = owe(owed, failure);
+        owed = null;
+        expireAt(Date.now() + a.delayMs, () => socket.end(last));
+        return false;
+      }
+      handshake.authenticated();
+      // Valid credentials or a listed address pass; any other refusal is the REP of the request, where SOCKS has codes.
+      owed = owe(owed, selected);
+      stage = Stage.Request;
+      return true;
+    };
+
+    /** An admission that first re-reads the store (admission.ts): nothing is read until it is decided. */
+    const admit = (username: string, password: string, selected: Buffer, failed: Buffer): boolean => {
+      const a = admitFrom(handshake.ip, at, username, password, this.opts.authority, this.opts.chooser, this.opts.failures, (ip) => this.limits.knows(ip));
+      if (!(a instanceof Promise)) return authenticated(a, selected, failed);
+      stage = Stage.Waiting;
+      socket.pause();
+      void a.then((decided) => {
+        if (socket.destroyed || stage !== Stage.Waiting || !authenticated(decided, selected, failed)) return;
+        socket.resume();
+        onData(EMPTY);
+      });
+      return true;
+    };
+
     /** Consumes one message from `input`; returns bytes used, 0 when more input is needed. */
     const step = (): number => {
       switch (stage) {
@@ -160,7 +222,12 @@ export class SocksListener {
           if (input[0] !== VERSION || input[1] === 0) return drop();
           const size = 2 + input[1]!;
           if (input.length < size) return 0;
-          if (!input.subarray(2, size).includes(METHOD_USER_PASS)) return finish(this.refused('PROTOCOL', Buffer.from([VERSION, NO_ACCEPTABLE_METHODS])));
+          const methods = input.subarray(2, size);
+          // Credentials win when the client has them; only a client offering none is looked up by its address.
+          if (!methods.includes(METHOD_USER_PASS)) {
+            if (!methods.includes(METHOD_NO_AUTH)) return finish(this.refused('PROTOCOL', NO_METHOD));
+            return admit('', '', NO_AUTH_SELECTED, NO_METHOD) ? size : -1;
+          }
           owed = owe(owed, USER_PASS_SELECTED);
           stage = Stage.Auth;
           return size;
@@ -176,23 +243,7 @@ export class SocksListener {
           if (input.length < size) return 0;
           const username = input.toString('utf8', 2, 2 + ulen);
           const password = input.toString('utf8', 3 + ulen, size);
-          admission = admitFrom(handshake.ip, username, password, this.opts.authority, this.opts.chooser, this.opts.failures);
-          if (!admission.ok && (admission.reason === 'BAD_CREDENTIALS' || admission.reason === 'TOO_MANY_FAILURES')) {
-            const failure = this.refused(admission.reason, Buffer.from([AUTH_VERSION, SOCKS_AUTH_FAILURE]));
-            if (!admission.delayMs) return finish(failure);
-            // Slowed: the answer (and what is owed before it) goes late; nothing more is read meanwhile.
-            stage = Stage.Done;
-            socket.pause();
-            const last = owe(owed, failure);
-            owed = null;
-            expireAt(Date.now() + admission.delayMs, () => socket.end(last));
-            return -1;
-          }
-          handshake.authenticated();
-          // Valid credentials pass; any other refusal is the REP of the request, where SOCKS has codes.
-          owed = owe(owed, AUTH_OK);
-          stage = Stage.Request;
-          return size;
+          return admit(username, password, AUTH_OK, AUTH_FAILED) ? size : -1;
         }
         case Stage.Request: {
           // RFC 1928 §4: VER | CMD | RSV | ATYP | DST.ADDR | DST.PORT

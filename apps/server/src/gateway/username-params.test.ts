@@ -13,10 +13,10 @@ describe('username parameters (docs/gateway.md#username)', () => {
     expect(parseUsername('ALICE01-life-30-session-Ab12cd34-City-LosAngeles-STATE-CA-country-US')).toEqual(full);
   });
 
-  it('takes city without state, and the lifetime bounds 1 and 120', () => {
+  it('takes city without state, and the lifetime bounds 1 and 1440 (a day, as Oxylabs and Decodo allow)', () => {
     expect(parseUsername('bob_2-country-de-city-berlin')).toMatchObject({ city: 'berlin' });
     expect(parseUsername('bob_2-session-x-life-1')).toMatchObject({ lifeMinutes: 1 });
-    expect(parseUsername('bob_2-session-x-life-120')).toMatchObject({ lifeMinutes: 120 });
+    expect(parseUsername('bob_2-session-x-life-1440')).toMatchObject({ lifeMinutes: 1440 });
   });
 
   it.each([
@@ -31,9 +31,9 @@ describe('username parameters (docs/gateway.md#username)', () => {
     ['bad place', 'alice01-country-us-city-los_angeles', 'city', '"los_angeles" must be 1 to 32 letters or digits'],
     ['bad session', 'alice01-session-a.b', 'session', '"a.b" must be 1 to 64 letters, digits or _'],
     ['life without session', 'alice01-life-30', 'life', 'needs a session (-session-ID)'],
-    ['life 0', 'alice01-session-x-life-0', 'life', '"0" must be a whole number of minutes from 1 to 120'],
-    ['life 121', 'alice01-session-x-life-121', 'life', '"121" must be a whole number of minutes from 1 to 120'],
-    ['life not a number', 'alice01-session-x-life-ten', 'life', '"ten" must be a whole number of minutes from 1 to 120'],
+    ['life 0', 'alice01-session-x-life-0', 'life', '"0" must be a whole number of minutes from 1 to 1440'],
+    ['life 1441', 'alice01-session-x-life-1441', 'life', '"1441" must be a whole number of minutes from 1 to 1440'],
+    ['life not a number', 'alice01-session-x-life-ten', 'life', '"ten" must be a whole number of minutes from 1 to 1440'],
     ['empty account', '-country-us', 'account', 'the account name before the first "-" is empty'],
     ['empty username', '', 'account', 'the account name before the first "-" is empty'],
   ])('refuses %s, naming the parameter', (_, username, bad, why) => {

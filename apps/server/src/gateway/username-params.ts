@@ -12,7 +12,7 @@ export const STICKY_DEFAULT_LIFE = 10;
 
 const PLACE = /^[a-z0-9]{1,32}$/;
 const SESSION = /^[A-Za-z0-9_]{1,64}$/;
-const LIFE = /^[0-9]{1,3}$/;
+const LIFE = /^[0-9]{1,4}$/;
 const KEYS = ['country', 'state', 'city', 'session', 'life'] as const;
 type Key = (typeof KEYS)[number];
 const isKey = (key: string): key is Key => (KEYS as readonly string[]).includes(key);

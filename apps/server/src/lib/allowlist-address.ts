@@ -94,6 +94,12 @@ export class AddressMatcher<T> {
     m.set(range.start, value);
   }
 
+  /** Removes the range when it still holds `value` (another owner may have taken it since). */
+  delete(range: AllowlistRange, value: T): void {
+    const m = this.byPrefix.get(`${range.family}/${range.prefix}`);
+    if (m?.get(range.start) === value) m.delete(range.start);
+  }
+
   get size(): number {
     let n = 0;
     for (const m of this.byPrefix.values()) n += m.size;

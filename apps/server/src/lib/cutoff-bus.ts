@@ -15,7 +15,8 @@ export const cutoffEvent = z.object({
 });
 export type CutoffEvent = z.infer<typeof cutoffEvent>;
 
-export type CutoffHandler = (event: CutoffEvent) => void;
+/** May return a promise: a publisher in the same process waits for it (the change is then live here). */
+export type CutoffHandler = (event: CutoffEvent) => void | Promise<void>;
 
 /** The slice of a pino/Fastify logger the buses write to. */
 export interface BusLog {
@@ -24,7 +25,12 @@ export interface BusLog {
 }
 
 export interface CutoffBus {
-  /** Never rejects: an event that cannot be sent is logged, and the gateways' polling covers it. */
+  /**
+   * Never rejects: an event that cannot be sent is logged, and the gateways' polling covers it. Resolves
+   * once this process's subscribers have handled it (a gateway in this process has re-read the user), so
+   * an API answer that follows is true on that gateway; other processes hear it through Redis, and a
+   * gateway that has not yet reads the store again before it refuses (gateway/admission.ts, catch-up).
+   */
   publish(event: CutoffEvent): Promise<void>;
   /** Returns the unsubscribe function. */
   subscribe(handler: CutoffHandler): () => void;
@@ -41,19 +47,21 @@ export class LocalCutoffBus implements CutoffBus {
   constructor(private readonly log?: BusLog) {}
 
   publish(event: CutoffEvent): Promise<void> {
-    this.deliver(event);
-    return Promise.resolve();
+    return this.deliver(event);
   }
 
-  /** Hands an event to this process's subscribers; one that throws does not stop the others. */
-  deliver(event: CutoffEvent): void {
+  /** Hands an event to this process's subscribers and waits for them; one that fails does not stop the others. */
+  async deliver(event: CutoffEvent): Promise<void> {
+    const handled: Promise<void>[] = [];
     for (const handler of this.handlers) {
       try {
-        handler(event);
+        const done = handler(event);
+        if (done) handled.push(done.catch((err: unknown) => this.log?.warn({ err, event }, 'cut-off event handler failed')));
       } catch (err) {
         this.log?.warn({ err, event }, 'cut-off event handler failed');
       }
     }
+    await Promise.all(handled);
   }
 
   subscribe(handler: CutoffHandler): () => void {

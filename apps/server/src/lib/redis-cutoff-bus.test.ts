@@ -25,7 +25,7 @@ function recordingLog() {
 
 function listen(bus: RedisCutoffBus): CutoffEvent[] {
   const got: CutoffEvent[] = [];
-  bus.subscribe((e) => got.push(e));
+  bus.subscribe((e) => void got.push(e));
   return got;
 }
 

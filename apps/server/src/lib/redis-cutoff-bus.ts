@@ -44,13 +44,15 @@ export class RedisCutoffBus implements CutoffBus {
   }
 
   async publish(event: CutoffEvent): Promise<void> {
-    this.local.deliver(event);
-    if (this.closed) return;
-    try {
-      await this.pub.publish(this.channel, JSON.stringify({ origin: this.origin, event }));
-    } catch (err) {
-      this.lost('pub', err);
+    const here = this.local.deliver(event);
+    if (!this.closed) {
+      try {
+        await this.pub.publish(this.channel, JSON.stringify({ origin: this.origin, event }));
+      } catch (err) {
+        this.lost('pub', err);
+      }
     }
+    await here;
   }
 
   /** PING on the publishing connection: fails at once while it is disconnected (no offline queue). */
@@ -80,7 +82,7 @@ export class RedisCutoffBus implements CutoffBus {
     const { origin, event } = (parsed ?? {}) as { origin?: unknown; event?: unknown };
     if (origin === this.origin) return;
     const ok = cutoffEvent.safeParse(event);
-    if (ok.success) this.local.deliver(ok.data);
+    if (ok.success) void this.local.deliver(ok.data);
   }
 
   private watch(which: 'pub' | 'sub', conn: Redis): void {

@@ -12,6 +12,8 @@ export interface AccountRow {
   used_bytes: number;
   max_connections: number | null;
   user_status: string;
+  /** 0 or 1: allowlisted addresses must still send the password. */
+  require_password: number;
   seen: number | string | null;
   /** `rotating` or `static` (a static IP's login); for a static one, its allocation and the inventory row it exits through. */
   kind: string;
@@ -30,6 +32,26 @@ export interface StaticRow {
   username: string | null;
   password_sealed: string | null;
   country: string;
+}
+
+export interface AllowlistRow {
+  id: number;
+  user_id: number;
+  account_id: number;
+  address: string;
+}
+
+export interface LeaseRow {
+  protocol: 'http' | 'socks5';
+  port: number;
+  user_id: number;
+  account_id: number;
+  country: string | null;
+  state: string | null;
+  city: string | null;
+  session: string | null;
+  life_minutes: number;
+  until: string;
 }
 
 export interface BalanceRow {
@@ -105,7 +127,7 @@ export class AccountCacheRepository {
       .leftJoin('static_allocations as s', 's.account_id', 'a.id')
       .leftJoin('static_inventory as i', 'i.id', 's.inventory_id')
       .leftJoin('static_regions as r', 'r.id', 's.region_id')
-      .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'a.max_connections', 'a.kind', 'u.status as user_status'])
+      .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'a.max_connections', 'a.kind', 'a.require_password', 'u.status as user_status'])
       .select([
         's.status as s_status',
         's.expires_at as s_expires_at',
@@ -123,6 +145,20 @@ export class AccountCacheRepository {
     const read = async (query: typeof q) => (await query.execute()).map(toAccountRow);
     if (userIds === undefined) return read(q);
     return this.sliced(userIds, (ids) => read(q.where('a.user_id', 'in', ids)));
+  }
+
+  /** Allowlist entries, all or the given users' (docs/gateway.md#allowlist). */
+  async allowlist(userIds?: number[]): Promise<AllowlistRow[]> {
+    const q = this.db.selectFrom('allowlist_entries').select(['id', 'user_id', 'account_id', 'address']);
+    if (userIds === undefined) return q.execute();
+    return this.sliced(userIds, (ids) => q.where('user_id', 'in', ids).execute());
+  }
+
+  /** Port leases still running at `now`, all or the given users' (docs/gateway.md#port-endpoints). */
+  async leases(now: string, userIds?: number[]): Promise<LeaseRow[]> {
+    const q = this.db.selectFrom('port_leases').select(['protocol', 'port', 'user_id', 'account_id', 'country', 'state', 'city', 'session', 'life_minutes', 'until']).where('until', '>', now);
+    if (userIds === undefined) return q.execute();
+    return this.sliced(userIds, (ids) => q.where('user_id', 'in', ids).execute());
   }
 
   /** Balances by the one formula (traffic-repository.ts), with when each first drops and the batches it includes. */

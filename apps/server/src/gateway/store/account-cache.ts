@@ -1,9 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AddressMatcher, type AllowlistRange, parseAllowlistAddress } from '../../lib/allowlist-address';
 import { type Clock, iso } from '../../lib/clock';
 import type { SealedBox } from '../../lib/sealed-box';
 import { upstreamUrl } from '../../shared/upstream-url';
-import type { Allowance, AuthResult, GatewayAuthority, PinnedExit, Refusal } from '../ports';
-import type { AccountCacheRepository, AccountRow, BalanceRow, Horizon, StaticRow } from './account-cache-repository';
+import type { Allowance, AuthResult, GatewayAuthority, ListenerProtocol, PinnedExit, PortLeaseView, Refusal } from '../ports';
+import type { AccountCacheRepository, AccountRow, AllowlistRow, BalanceRow, Horizon, LeaseRow, StaticRow } from './account-cache-repository';
 
 /**
  * A static IP's login as the gateway serves it (docs/gateway.md#static-ips): the one exit it may use and
@@ -34,7 +36,27 @@ interface CachedAccount {
   seenSeq: number;
   /** A static IP's login; null for a rotating account. */
   static: StaticLogin | null;
+  /** Its allowlisted addresses must still send the password. */
+  requirePassword: boolean;
 }
+
+/** Whose an allowlisted range is. */
+interface Listing {
+  userId: number;
+  accountId: number;
+  range: AllowlistRange;
+}
+
+interface Lease {
+  key: string;
+  userId: number;
+  accountId: number;
+  untilMs: number;
+  session: PortLeaseView['session'];
+}
+
+/** Misses (an unknown login, an unlisted address, an unleased port) re-read the store at most this often. */
+export const CATCH_UP_SPACING_MS = 100;
 
 /** A user's balance, the last of this gateway's usage batches it includes, and when it first drops by time. */
 interface Balance {
@@ -103,6 +125,15 @@ export class AccountCache implements GatewayAuthority {
   private wholeSeen = 0;
   /** Static logins whose exit the read in progress found changed. */
   private moved: number[] = [];
+  /** Allowlisted ranges, matched per client address; and each user's, to replace them on a re-read. */
+  private listed = new AddressMatcher<Listing>();
+  private listedByUser = new Map<number, Listing[]>();
+  /** Port leases by `protocol:port`, and each user's. */
+  private leases = new Map<string, Lease>();
+  private leasesByUser = new Map<number, Lease[]>();
+  /** A catch-up read not started yet: misses meanwhile wait for the same one. */
+  private pendingCatchUp: Promise<void> | null = null;
+  private lastCatchUp = -Infinity;
 
   private running = false;
   private queued: Request | null = null;
@@ -172,15 +203,19 @@ export class AccountCache implements GatewayAuthority {
     const { horizon, seen } = await this.rows.horizon(this.gatewayId);
     let summary: RefreshSummary;
     if (full || !this.horizon || started - this.lastFullAt >= this.fullReloadMs) {
-      const [accounts, balances] = await Promise.all([this.rows.accounts(this.gatewayId), this.rows.balances(this.gatewayId, now)]);
+      const [accounts, balances, listed, leases] = await Promise.all([this.rows.accounts(this.gatewayId), this.rows.balances(this.gatewayId, now), this.rows.allowlist(), this.rows.leases(now)]);
       this.replaceAll(accounts, balances);
+      this.replaceListings(null, listed, leases);
       this.lastFullAt = started;
       summary = { full: true, users: this.byUser.size, accounts: accounts.length, balances: balances.length };
     } else {
       const users = new Set([...forced, ...(await this.rows.changedUsers(this.horizon)), ...this.expiredBy(now)]);
       const ids = [...users];
-      const [accounts, balances] = ids.length ? await Promise.all([this.rows.accounts(this.gatewayId, ids), this.rows.balances(this.gatewayId, now, ids)]) : [[], []];
+      const [accounts, balances, listed, leases] = ids.length
+        ? await Promise.all([this.rows.accounts(this.gatewayId, ids), this.rows.balances(this.gatewayId, now, ids), this.rows.allowlist(ids), this.rows.leases(now, ids)])
+        : [[], [], [], []];
       this.replaceUsers(ids, accounts, balances);
+      this.replaceListings(ids, listed, leases);
       summary = { full: false, users: ids.length, accounts: accounts.length, balances: balances.length };
     }
     this.horizon = horizon;
@@ -217,6 +252,45 @@ export class AccountCache implements GatewayAuthority {
     }
     for (const a of accounts) this.add(this.entry(a, old.get(a.id)));
     for (const b of balances) this.setBalance(b);
+  }
+
+  /** Replaces the allowlist and leases of these users (null: of everyone) with what was read. */
+  private replaceListings(userIds: number[] | null, listed: AllowlistRow[], leases: LeaseRow[]): void {
+    if (userIds === null) {
+      this.listed = new AddressMatcher();
+      this.listedByUser = new Map();
+      this.leases = new Map();
+      this.leasesByUser = new Map();
+    } else {
+      for (const userId of userIds) {
+        for (const l of this.listedByUser.get(userId) ?? []) this.listed.delete(l.range, l);
+        this.listedByUser.delete(userId);
+        for (const l of this.leasesByUser.get(userId) ?? []) if (this.leases.get(l.key) === l) this.leases.delete(l.key);
+        this.leasesByUser.delete(userId);
+      }
+    }
+    for (const row of listed) {
+      const range = parseAllowlistAddress(row.address);
+      if (!range) continue;
+      const l: Listing = { userId: row.user_id, accountId: row.account_id, range };
+      this.listed.add(range, l);
+      push(this.listedByUser, l.userId, l);
+    }
+    for (const row of leases) {
+      const l: Lease = {
+        key: `${row.protocol}:${row.port}`,
+        userId: row.user_id,
+        accountId: row.account_id,
+        untilMs: Date.parse(row.until),
+        session:
+          row.session === null
+            ? null
+            : { country: row.country?.toUpperCase() ?? null, state: row.state, city: row.city, session: row.session, lifeMinutes: Number(row.life_minutes) },
+      };
+      // A port re-leased to another user: the newer lease (read now) replaces the older.
+      this.leases.set(l.key, l);
+      push(this.leasesByUser, l.userId, l);
+    }
   }
 
   private add(a: CachedAccount): void {
@@ -273,6 +347,7 @@ export class AccountCache implements GatewayAuthority {
       maxConnections: a.max_connections ?? this.opts.defaultMaxConnections ?? null,
       seenSeq: Number(a.seen),
       static: a.kind === 'static' ? this.staticLogin(a, known?.static ?? null) : null,
+      requirePassword: Boolean(a.require_password),
     };
   }
 
@@ -309,6 +384,51 @@ export class AccountCache implements GatewayAuthority {
     return a.static ? { ok: true, accountId: a.id, userId: a.userId, pinned: a.static.pinned } : { ok: true, accountId: a.id, userId: a.userId };
   }
 
+  authenticateSource(ip: string): AuthResult {
+    const listing = this.listed.match(ip);
+    const a = listing && this.byId.get(listing.accountId);
+    if (!a || a.requirePassword) return { ok: false, reason: 'BAD_CREDENTIALS' };
+    return this.admitted(a);
+  }
+
+  portLease(protocol: ListenerProtocol, port: number): PortLeaseView | null {
+    const l = this.leases.get(`${protocol}:${port}`);
+    if (!l || l.untilMs <= this.clock.now().getTime()) return null;
+    const a = this.byId.get(l.accountId);
+    const auth: AuthResult = !a ? { ok: false, reason: 'ACCOUNT_DISABLED' } : a.requirePassword ? { ok: false, reason: 'BAD_CREDENTIALS' } : this.admitted(a);
+    return { userId: l.userId, auth, session: l.session };
+  }
+
+  sourceListed(key: { userId: number; source?: string }): boolean {
+    if (key.source === undefined) return true;
+    const listing = this.listed.match(key.source);
+    return listing !== undefined && listing.userId === key.userId && this.byId.get(listing.accountId)?.requirePassword === false;
+  }
+
+  catchUp(): Promise<void> {
+    if (this.pendingCatchUp) return this.pendingCatchUp;
+    const wait = Math.max(0, this.lastCatchUp + CATCH_UP_SPACING_MS - performance.now());
+    // Cleared as the read is asked for: a miss after that point needs a read that starts after it.
+    const p = sleep(wait, undefined, { ref: false })
+      .then(() => {
+        this.pendingCatchUp = null;
+        this.lastCatchUp = performance.now();
+        return this.refresh();
+      })
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+    this.pendingCatchUp = p;
+    return p;
+  }
+
+  private admitted(a: CachedAccount): AuthResult {
+    const refusal = this.standing(a.id);
+    if (refusal) return { ok: false, reason: refusal };
+    return a.static ? { ok: true, accountId: a.id, userId: a.userId, username: a.username, pinned: a.static.pinned } : { ok: true, accountId: a.id, userId: a.userId, username: a.username };
+  }
+
   standing(accountId: number): Refusal | null {
     const a = this.byId.get(accountId);
     if (!a || !a.active) return 'ACCOUNT_DISABLED';
@@ -337,4 +457,10 @@ export class AccountCache implements GatewayAuthority {
   usageSeen(): number {
     return this.wholeSeen;
   }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock';
 import type { CutoffBus, CutoffEvent } from '../../lib/cutoff-bus';
 import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
 import { SupplyRepository } from '../../modules/supply/supply-repository';
-import { type Gateway, createGateway } from '../gateway';
+import { type Gateway, type GatewayOptions, createGateway } from '../gateway';
 import type { GatewayLog } from '../gateway-log';
 import type { GatewayMetrics } from '../gateway-metrics';
 import type { UsageDelta, UsageSink } from '../ports';
@@ -62,6 +62,8 @@ export interface StoreGatewayOptions {
   reservationIdleMs?: number;
   /** The operators' metrics (METRICS_PORT); default: none. */
   metrics?: GatewayMetrics;
+  /** Port endpoints (GatewayOptions). */
+  portRanges?: GatewayOptions['portRanges'];
 }
 
 export interface StoreGateway {
@@ -106,6 +108,8 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     }
     chooser.update(chooserSupply(upstreams, settings, o.production ?? false));
     await cache.refresh();
+    // An address taken off an allowlist loses its connections within a refresh, without waiting for enforceMs.
+    serving.gateway?.enforce();
   };
   const sink: UsageSink = {
     async flush(gatewayId: string, seq: number, deltas: UsageDelta[]) {
@@ -141,11 +145,13 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     allowPrivateDestinations: o.allowPrivateDestinations,
     log: o.log,
     metrics: o.metrics,
+    portRanges: o.portRanges,
     now: () => o.clock.now().getTime(),
   });
   await gateway.start();
   serving.gateway = gateway;
-  const onCutoff = (e: CutoffEvent) => {
+  // Returns when this gateway has re-read the user: an in-process API answers after that (cutoff-bus.ts).
+  const onCutoff = (e: CutoffEvent): Promise<void> =>
     cache
       .refreshUser(e.userId)
       .then(() => {
@@ -156,7 +162,6 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
         gateway.enforce();
       })
       .catch((err: unknown) => o.log.warn({ err, userId: e.userId }, 'gateway: re-reading a user after a cut-off event failed; the next poll will'));
-  };
   const unsubscribe = o.cutoffs?.subscribe(onCutoff);
   const timer = setInterval(() => {
     reload().catch((err: unknown) => o.log.error({ err }, 'gateway: reloading accounts and supply failed'));

@@ -22,7 +22,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
   beforeAll(async () => {
     // A buyer here takes a region's whole stock; what one may hold unpaid is static-unpaid-holds.test.ts.
     t = await createTestApp(dialect, { STATIC_UNPAID_MAX_SHARE: '100' }, { cutoffs: bus });
-    bus.subscribe((e) => events.push(e));
+    bus.subscribe((e) => void events.push(e));
     await seedCatalogue(t);
     admin = await signedIn(t, 'admin');
     regionId = (await call(t.app, 'GET', '/api/static-region')).body.data.items[0].id;

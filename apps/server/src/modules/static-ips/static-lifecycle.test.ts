@@ -19,7 +19,7 @@ describe.each(DIALECTS)('the life of a static IP on %s', (dialect) => {
   let businessId: number;
   beforeAll(async () => {
     t = await createTestApp(dialect, {}, { cutoffs: bus });
-    bus.subscribe((e) => events.push(e));
+    bus.subscribe((e) => void events.push(e));
     await seedCatalogue(t);
     const a = await signedIn(t, 'admin');
     [admin, adminEmail] = [a.token, a.user.email];
