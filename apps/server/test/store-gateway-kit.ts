@@ -200,3 +200,58 @@ export function spawnGateway(t: TestApp, ports: { http: number; socks: number },
   ready.catch(() => undefined);
   return { child, ready, exited, output: () => out };
 }
+
+/** `n` consecutive free ports on loopback (a port range for port endpoints), tried from random bases. */
+export async function freePortRange(n: number): Promise<[number, number]> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const first = 30_000 + Math.floor(Math.random() * 25_000);
+    const held: net.Server[] = [];
+    let ok = true;
+    for (let port = first; port < first + n && ok; port++) {
+      const s = net.createServer();
+      ok = await new Promise<boolean>((resolve) => {
+        s.once('error', () => resolve(false));
+        s.listen(port, HOST, () => resolve(true));
+      });
+      if (ok) held.push(s);
+    }
+    await Promise.all(held.map((s) => new Promise((r) => s.close(r))));
+    if (ok) return [first, first + n - 1];
+  }
+  throw new Error(`no ${n} consecutive free ports`);
+}
+
+/** A SOCKS5 client offering only "no authentication" (method 0x00), from `localAddress`: the method the gateway chose, and the reply. */
+export function socksNoAuth(port: number, host: string, targetPort: number, localAddress: string): Promise<{ socket: net.Socket; method: number; rep: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: HOST, localAddress });
+    socket.on('error', reject);
+    let buf = Buffer.alloc(0);
+    let method = -1;
+    const finish = (rep: number) => {
+      socket.removeAllListeners('data');
+      socket.removeListener('error', reject);
+      socket.on('error', () => undefined);
+      socket.pause();
+      if (buf.length > 0) socket.unshift(buf);
+      resolve({ socket, method, rep });
+    };
+    socket.on('close', () => finish(-1));
+    socket.on('data', (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      if (method === -1 && buf.length >= 2) {
+        method = buf[1]!;
+        buf = buf.subarray(2);
+        if (method !== 0x00) return finish(-1);
+        const octets = host.split('.').map(Number);
+        socket.write(Buffer.from([0x05, 0x01, 0x00, 0x01, ...octets, targetPort >> 8, targetPort & 0xff]));
+      }
+      if (method === 0x00 && buf.length >= 10) {
+        const rep = buf[1]!;
+        buf = buf.subarray(10);
+        finish(rep);
+      }
+    });
+    socket.write(Buffer.from([0x05, 0x01, 0x00]));
+  });
+}
