@@ -155,6 +155,10 @@ const silentLog = { info: () => undefined } as never;
 const RAISED_RATE_LIMITS = Object.fromEntries(
   Object.entries(RATE_LIMITS).map(([name, r]) => [
     name,
-    { perIp: { ...r.perIp, max: r.perIp.max * 1000 }, ...(r.perUser ? { perUser: { ...r.perUser, max: r.perUser.max * 1000 } } : {}) },
+    {
+      perIp: { ...r.perIp, max: r.perIp.max * 1000 },
+      ...(r.perUser ? { perUser: { ...r.perUser, max: r.perUser.max * 1000 } } : {}),
+      ...(r.perKey ? { perKey: { ...r.perKey, max: r.perKey.max * 1000 } } : {}),
+    },
   ]),
 ) as RateLimitRules;

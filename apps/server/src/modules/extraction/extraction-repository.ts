@@ -100,7 +100,7 @@ export class ExtractionRepository {
 
   /**
    * Leases `sessions.length` free ports of `[first, last]` (free: never leased, or the lease has ended),
-   * one per session, lowest first; fewer when the range has fewer free. One at a time installation-wide
+   * one per session, lowest first; none when the range has fewer free. One at a time installation-wide
    * (advisory lock on PostgreSQL; SQLite has one writer), so no port is leased twice.
    */
   async leasePorts(
@@ -114,10 +114,13 @@ export class ExtractionRepository {
       if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(hashtext('port_leases'))`.execute(trx);
       const taken = await trx.selectFrom('port_leases').select('port').where('protocol', '=', protocol).where('until', '>', now).execute();
       const busy = new Set(taken.map((r) => r.port));
+      const free: number[] = [];
+      for (let port = first; port <= last && free.length < sessions.length; port++) if (!busy.has(port)) free.push(port);
+      // All or none: a caller refused for want of ports holds none of them.
+      if (free.length < sessions.length) return [];
       const leased: PortLease[] = [];
-      for (let port = first; port <= last && leased.length < sessions.length; port++) {
-        if (busy.has(port)) continue;
-        const row: PortLease = { ...lease, protocol, port, session: sessions[leased.length]! };
+      for (const [i, port] of free.entries()) {
+        const row: PortLease = { ...lease, protocol, port, session: sessions[i]! };
         await trx
           .insertInto('port_leases')
           .values(row)
