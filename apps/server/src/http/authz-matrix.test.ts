@@ -91,6 +91,9 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
     const granted = await call(t.app, 'POST', '/api/manage/static-recharge', { token: admin.token, body: { userId: owner.user.id, regionId: staticRegionId, businessId, quantity: 1, days: 30, note: 'matrix' } });
     expect(granted.status).toBe(200);
     const staticId = (await call(t.app, 'GET', '/api/proxy/static', { token: owner.token })).body.data.items[0].id as number;
+    const listed = await call(t.app, 'POST', '/api/proxy/allowlist', { token: owner.token, body: { proxyAccountId: accountId, address: `198.18.${dialect === 'sqlite' ? 77 : 78}.1` } });
+    expect(listed.status).toBe(200);
+    const entryId = listed.body.data.id as number;
 
     // A referral of the distributor's, and a second distributor who will name it and its distributor.
     const otherDistributor = await signedIn(t);
@@ -115,6 +118,8 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
       'GET /api/record/usage': { url: (id) => `/api/record/usage?accountId=${id}`, filter: true },
       'GET /api/record/usage/export': { url: (id) => `/api/record/usage/export?accountId=${id}`, filter: true },
       'POST /api/order-check': { url: () => '/api/order-check', body: () => ({ orderNo }) },
+      'DELETE /api/proxy/allowlist/:id': { url: () => `/api/proxy/allowlist/${entryId}` },
+      'POST /api/proxy/dynamic/:id/extract-key': { url: (id) => `/api/proxy/dynamic/${id}/extract-key` },
       'PUT /api/proxy/static/:id': { url: () => `/api/proxy/static/${staticId}`, body: () => ({ remark: 'taken over' }) },
       'POST /api/proxy/static/:id/replace': { url: () => `/api/proxy/static/${staticId}/replace`, body: () => ({ reason: 'slow' }) },
       // Distribution: another distributor's referrals, payoffs and referral ids.
