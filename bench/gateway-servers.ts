@@ -6,7 +6,8 @@
  *   tunnel       the bare minimum CONNECT proxy: http 'connect' → net.connect → pipe both ways
  *   socks        the bare minimum SOCKS5 proxy: no auth, CONNECT, pipe both ways
  *   proxy-chain  proxy-chain's Server, no auth, no upstream
- *   gateway      our gateway: auth, username parameters, exit choice, metering and enforcement
+ *   gateway      our gateway: auth (a password, or the client's address on an allowlist of 11,001
+ *                entries), username parameters, exit choice, metering and enforcement
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -128,9 +129,20 @@ async function proxyChain(): Promise<Record<string, number>> {
 async function gateway(): Promise<Record<string, number>> {
   const { createGateway } = await import('../apps/server/src/gateway/gateway');
   const { UpstreamExitChooser } = await import('../apps/server/src/gateway/upstream-exit-chooser');
+  const { AddressMatcher, parseAllowlistAddress } = await import('../apps/server/src/lib/allowlist-address');
+  // An installation's worth of allowlists: 10,000 single addresses and 1,000 /24s of other customers, and
+  // the bench client's own address, so the allowlisted column pays a real lookup.
+  const listed = new AddressMatcher<number>();
+  for (let i = 0; i < 10_000; i++) listed.add(parseAllowlistAddress(`198.18.${i >> 8}.${i & 255}`)!, 2);
+  for (let i = 0; i < 1000; i++) listed.add(parseAllowlistAddress(`100.${64 + (i >> 8)}.${i & 255}.0/24`)!, 2);
+  listed.add(parseAllowlistAddress(HOST)!, 1);
   const authority: GatewayAuthority = {
     authenticate: (account: string, password: string): AuthResult =>
       account === 'bench01' && password === 'pw' ? { ok: true, accountId: 1, userId: 1 } : { ok: false, reason: 'BAD_CREDENTIALS' },
+    authenticateSource: (ip: string): AuthResult => (listed.match(ip) === 1 ? { ok: true, accountId: 1, userId: 1, username: 'bench01' } : { ok: false, reason: 'BAD_CREDENTIALS' }),
+    portLease: () => null,
+    sourceListed: (key) => key.source === undefined || listed.match(key.source) === 1,
+    catchUp: () => Promise.resolve(),
     standing: () => null,
     // A balance that never runs out, so the byte budget's per-chunk counter is on the measured path.
     allowance: () => ({ balance: Number.MAX_SAFE_INTEGER, balanceSeq: 0, capLeft: null, capSeq: 0, maxConnections: null }),

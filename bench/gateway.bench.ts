@@ -311,8 +311,8 @@ interface Row {
 // ------------------------------------------------------------------ the run
 
 /** The table's columns; the ratios are the gateway's over the three before it. */
-const COLUMNS = ['direct', 'net tunnel', 'proxy-chain', 'squid', 'gateway'] as const;
-const [TUNNEL, PC, SQ, GW] = [1, 2, 3, 4];
+const COLUMNS = ['direct', 'net tunnel', 'proxy-chain', 'squid', 'gateway', 'gw allowlisted'] as const;
+const [TUNNEL, PC, SQ, GW, AL] = [1, 2, 3, 4, 5];
 type Column<T> = (T | null)[];
 
 async function main(): Promise<void> {
@@ -373,8 +373,8 @@ async function main(): Promise<void> {
 
   log('new tunnels per second');
   const tr = (r: Route | null, c: Child | null) => (r ? () => tunnelRate(r, tcpPort, c) : null);
-  const connectRates = [tr(R.direct, null), tr(R.tunnel, tunnel), tr(R.pc, pc), tr(R.squid, sq), tr(R.gw, gw)];
-  const socksRates = [tr(R.direct, null), tr(R.socks, socks), null, null, tr(R.gwSocks, gw)];
+  const connectRates = [tr(R.direct, null), tr(R.tunnel, tunnel), tr(R.pc, pc), tr(R.squid, sq), tr(R.gw, gw), tr(R.gwListed, gw)];
+  const socksRates = [tr(R.direct, null), tr(R.socks, socks), null, null, tr(R.gwSocks, gw), tr(R.gwListedSocks, gw)];
   const connectRuns = empty();
   const socksRuns = empty();
   for (let i = 0; i < RATE_RUNS; i++) {
@@ -389,7 +389,7 @@ async function main(): Promise<void> {
   const metered = await gw.ask<number>('metered', 'metered');
   log('kept-alive plain HTTP');
   const ka = (port: number | null | undefined, auth: string | undefined, c: Child | null) => (port !== undefined ? () => keepAliveRate(port, auth, httpPort, c) : null);
-  const kaCols = [ka(null, undefined, null), null, ka(pc.ports.port!, undefined, pc), ka(sq?.ports.port, undefined, sq), ka(gw.ports.port!, AUTH, gw)];
+  const kaCols = [ka(null, undefined, null), null, ka(pc.ports.port!, undefined, pc), ka(sq?.ports.port, undefined, sq), ka(gw.ports.port!, AUTH, gw), ka(gw.ports.port!, undefined, gw)];
   const kaRuns = empty();
   for (let i = 0; i < RATE_RUNS; i++) await measure(kaCols, kaRuns, i);
   rows.push({ name: 'kept-alive plain HTTP, 1 KB GET', unit: 'req/s', cells: med(kaRuns, (r) => r.perSecond) });
@@ -462,6 +462,9 @@ function routes(tunnel: Child, socks: Child, pc: Child, squid: Child | null, gw:
     gw: { kind: 'connect', port: gw.ports.port!, auth: AUTH } as Route,
     socks: { kind: 'socks', port: socks.ports.port! } as Route,
     gwSocks: { kind: 'socks', port: gw.ports.socksPort!, user: SOCKS_USER } as Route,
+    // No credentials: the gateway finds the account by the client's address (docs/gateway.md#allowlist).
+    gwListed: { kind: 'connect', port: gw.ports.port! } as Route,
+    gwListedSocks: { kind: 'socks', port: gw.ports.socksPort! } as Route,
   };
 }
 
@@ -472,13 +475,17 @@ function log(what: string): void {
 function print(rows: Row[]): void {
   const fmt = (x: number | null, unit: string) => (x === null ? '—' : unit === 'ms' && x < 100 ? x.toFixed(2) : x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
   const r = (a: number | null, b: number | null) => (a === null || b === null ? '—' : `${(a / b).toFixed(2)}×`);
-  const header = ['measure', 'unit', ...COLUMNS, 'gw / tunnel', 'gw / proxy-chain', 'gw / squid'];
-  const lines = rows.map((x) => [x.name, x.unit, ...x.cells.map((c) => fmt(c, x.unit)), r(x.cells[GW]!, x.cells[TUNNEL]!), r(x.cells[GW]!, x.cells[PC]!), r(x.cells[GW]!, x.cells[SQ]!)]);
+  const header = ['measure', 'unit', ...COLUMNS, 'gw / tunnel', 'gw / proxy-chain', 'gw / squid', 'allowlisted / gw'];
+  const lines = rows.map((x) => {
+    const cells = COLUMNS.map((_, i) => x.cells[i] ?? null);
+    return [x.name, x.unit, ...cells.map((c) => fmt(c, x.unit)), r(cells[GW]!, cells[TUNNEL]!), r(cells[GW]!, cells[PC]!), r(cells[GW]!, cells[SQ]!), r(cells[AL]!, cells[GW]!)];
+  });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
   console.log(`\n${line(header)}\n|${widths.map((w, i) => (i < 2 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const l of lines) console.log(line(l));
   console.log('\n"net tunnel" is the bare CONNECT tunnel, or the bare SOCKS5 tunnel on SOCKS5 rows; the ratios are gateway / that column.');
+  console.log('"gw allowlisted" is the same gateway reached without credentials from an address on an allowlist of 11,001 entries.');
   console.log(`The gateway runs with ${GATEWAY_NODE_FLAGS.join(' ')} (docs/deployment.md); the other Node servers with Node's defaults.`);
 }
 

@@ -19,11 +19,13 @@ import { startStoreGateway } from './store/store-gateway';
  */
 
 /** One CONNECT attempt from `localAddress`: its status and reason header, and how long the answer took. */
-async function attempt(port: number, user: string, pass: string, localAddress = HOST): Promise<{ status: number; reason: string | undefined; ms: number }> {
+async function attempt(port: number, user: string | null, pass: string, localAddress = HOST): Promise<{ status: number; reason: string | undefined; ms: number }> {
   const t0 = Date.now();
   const socket = net.connect({ port, host: HOST, localAddress });
   socket.on('error', () => undefined);
-  socket.write(`CONNECT ${HOST}:9 HTTP/1.1\r\nHost: ${HOST}:9\r\nProxy-Authorization: ${basic(user, pass)}\r\n\r\n`);
+  // `user` null: no credentials at all, as an allowlisted program (or a browser asking first) sends.
+  const auth = user === null ? '' : `Proxy-Authorization: ${basic(user, pass)}\r\n`;
+  socket.write(`CONNECT ${HOST}:9 HTTP/1.1\r\nHost: ${HOST}:9\r\n${auth}\r\n`);
   try {
     const r = await readResponse(socket);
     return { status: r.status, reason: r.headers[REASON_HEADER.toLowerCase()], ms: Date.now() - t0 };
@@ -144,6 +146,19 @@ describe('gateway: failed proxy logins', () => {
         `TOO_MANY_FAILURES without looking at the password. Over SOCKS5, the same: before, ${Math.round((socksBefore.socks1 ?? 0) / (WINDOW_MS / 1000)).toLocaleString('en')} guesses/s; ` +
         `after, ${socksChecked} checked in all and ${socksRefused.toLocaleString('en')} refused.`,
     });
+  });
+
+  it('an unlisted address without credentials is slowed like a guess, unless it logged in lately (a browser asking first)', async () => {
+    for (let i = 0; i < 6; i++) expect((await attempt(g.gw.httpPort, null, '', '127.0.0.80')).status).toBe(407);
+    expect((await attempt(g.gw.httpPort, null, '', '127.0.0.80')).ms).toBeGreaterThanOrEqual(700);
+
+    const right = await attempt(g.gw.httpPort, 'victim', 'RightPassword1', '127.0.0.81');
+    expect(right.ms).toBeLessThan(700);
+    for (let i = 0; i < 10; i++) {
+      const bare = await attempt(g.gw.httpPort, null, '', '127.0.0.81');
+      expect(bare.status).toBe(407);
+      expect(bare.ms).toBeLessThan(700);
+    }
   });
 
   it('lets a right password through before the lockout, undelayed, and refuses it from a locked address only', async () => {

@@ -149,9 +149,16 @@ export class AccountCacheRepository {
 
   /** Allowlist entries, all or the given users' (docs/gateway.md#allowlist). */
   async allowlist(userIds?: number[]): Promise<AllowlistRow[]> {
-    const q = this.db.selectFrom('allowlist_entries').select(['id', 'user_id', 'account_id', 'address']);
+    // As the API counts them (allowlist-repository.ts): a deleted account's or a released static IP's entries hold nothing.
+    const q = this.db
+      .selectFrom('allowlist_entries as e')
+      .innerJoin('proxy_accounts as a', 'a.id', 'e.account_id')
+      .leftJoin('static_allocations as s', 's.account_id', 'e.account_id')
+      .select(['e.id', 'e.user_id', 'e.account_id', 'e.address'])
+      .where('a.deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('s.id', 'is', null), eb('s.status', '<>', 'released')]));
     if (userIds === undefined) return q.execute();
-    return this.sliced(userIds, (ids) => q.where('user_id', 'in', ids).execute());
+    return this.sliced(userIds, (ids) => q.where('e.user_id', 'in', ids).execute());
   }
 
   /** Port leases still running at `now`, all or the given users' (docs/gateway.md#port-endpoints). */

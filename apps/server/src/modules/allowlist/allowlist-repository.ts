@@ -58,11 +58,16 @@ export class AllowlistRepository {
   ): Promise<{ entry: AllowlistEntryRow } | { refused: 'TAKEN' | 'FULL' }> {
     return this.db.transaction().execute(async (trx) => {
       if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(hashtext('allowlist_entries'))`.execute(trx);
+      // Entries of a deleted account or a released static IP hold nothing: the gateway no longer admits by them.
       const overlapping = await trx
-        .selectFrom('allowlist_entries')
-        .select(['id', 'account_id', 'address'])
-        .where('range_start', '<=', e.end)
-        .where('range_end', '>=', e.start)
+        .selectFrom('allowlist_entries as e')
+        .innerJoin('proxy_accounts as a', 'a.id', 'e.account_id')
+        .leftJoin('static_allocations as s', 's.account_id', 'e.account_id')
+        .select(['e.id', 'e.account_id', 'e.address'])
+        .where('e.range_start', '<=', e.end)
+        .where('e.range_end', '>=', e.start)
+        .where('a.deleted_at', 'is', null)
+        .where((eb) => eb.or([eb('s.id', 'is', null), eb('s.status', '<>', 'released')]))
         .execute();
       if (overlapping.some((o) => o.account_id !== e.accountId)) return { refused: 'TAKEN' as const };
       const same = overlapping.find((o) => o.address === e.address);

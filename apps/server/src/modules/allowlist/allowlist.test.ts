@@ -65,6 +65,17 @@ describe.each(DIALECTS)('allowlist on %s', (dialect) => {
     expect((await call(t.app, 'GET', '/api/proxy/allowlist', { token: bob.token })).body.data.items).toEqual([]);
   });
 
+  it('a deleted account frees its addresses for anyone', async () => {
+    const alice = await signedIn(t);
+    const bob = await signedIn(t);
+    const a = await account(alice.token);
+    const address = `${freshNet()}.1`;
+    expect((await call(t.app, 'POST', '/api/proxy/allowlist', { token: alice.token, body: { proxyAccountId: a, address } })).status).toBe(200);
+    expect((await call(t.app, 'DELETE', `/api/proxy/dynamic/${a}`, { token: alice.token })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/proxy/allowlist', { token: alice.token })).body.data.items).toEqual([]);
+    expect((await call(t.app, 'POST', '/api/proxy/allowlist', { token: bob.token, body: { proxyAccountId: await account(bob.token), address } })).status).toBe(200);
+  });
+
   it('two customers listing the same address at once: exactly one gets it', async () => {
     const address = `${freshNet()}.1`;
     const users = await Promise.all(Array.from({ length: 6 }, () => signedIn(t)));

@@ -42,17 +42,24 @@ export class ProxyAccountRepository {
       .executeTakeFirst();
   }
 
-  /** Marks the account deleted and disabled; false when the user has no such (undeleted) account. */
+  /**
+   * Marks the account deleted and disabled, and drops its allowlist (the addresses are free for another
+   * account, docs/gateway.md#allowlist); false when the user has no such (undeleted) account.
+   */
   async markDeleted(userId: number, id: number, now: string): Promise<boolean> {
-    const res = await this.db
-      .updateTable('proxy_accounts')
-      .set({ deleted_at: now, status: 'disabled', updated_at: now })
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .where('kind', '=', 'rotating')
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return res.numUpdatedRows === 1n;
+    return this.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('proxy_accounts')
+        .set({ deleted_at: now, status: 'disabled', updated_at: now })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('kind', '=', 'rotating')
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (res.numUpdatedRows !== 1n) return false;
+      await trx.deleteFrom('allowlist_entries').where('account_id', '=', id).execute();
+      return true;
+    });
   }
 
   /** The prefixes of the user's accounts' extraction keys, by account. */
