@@ -108,6 +108,8 @@ const envSchema = z.object({
   /** Port endpoints (docs/gateway.md#port-endpoints): `FIRST-LAST` gateway ports, one sticky session each; unset = off. */
   GATEWAY_PORT_RANGE_HTTP: portRange.optional(),
   GATEWAY_PORT_RANGE_SOCKS: portRange.optional(),
+  /** Live port leases one customer may hold per range: past it, their own oldest are reused, so no one holds the whole range. */
+  PORT_LEASES_PER_USER: z.coerce.number().int('must be a whole number').min(1).max(5000).default(100),
   /** Test-only: direct egress may reach loopback and private addresses (local origins). Refused in production. */
   GATEWAY_ALLOW_PRIVATE_DESTINATIONS: z.stringbool().default(false),
   /**

@@ -99,21 +99,27 @@ export class ExtractionRepository {
   }
 
   /**
-   * Leases `sessions.length` free ports of `[first, last]` (free: never leased, or the lease has ended),
-   * one per session, lowest first; none when the range has fewer free. One at a time installation-wide
-   * (advisory lock on PostgreSQL; SQLite has one writer), so no port is leased twice.
+   * Leases `sessions.length` ports of `[first, last]`, one per session, lowest first: free ones (never
+   * leased, or the lease has ended) and, past `perUser` live leases of this customer, the customer's own
+   * oldest — so no customer can hold the whole range and its newest extraction always gets ports. None
+   * (an empty list) when the range has too few, or more are asked for than `perUser`. One at a time
+   * installation-wide (advisory lock on PostgreSQL; SQLite has one writer), so no port is leased twice.
    */
   async leasePorts(
     protocol: 'http' | 'socks5',
-    [first, last]: [number, number],
+    [first, last]: readonly [number, number],
     lease: Omit<PortLease, 'protocol' | 'port' | 'session'>,
     sessions: (string | null)[],
     now: string,
+    perUser: number,
   ): Promise<PortLease[]> {
+    if (sessions.length > perUser) return [];
     return this.db.transaction().execute(async (trx) => {
       if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(hashtext('port_leases'))`.execute(trx);
-      const taken = await trx.selectFrom('port_leases').select('port').where('protocol', '=', protocol).where('until', '>', now).execute();
-      const busy = new Set(taken.map((r) => r.port));
+      const live = await trx.selectFrom('port_leases').select(['port', 'user_id', 'until']).where('protocol', '=', protocol).where('until', '>', now).execute();
+      const mine = live.filter((r) => r.user_id === lease.user_id).sort((a, b) => (a.until < b.until ? -1 : a.until > b.until ? 1 : a.port - b.port));
+      const reclaimed = new Set(mine.slice(0, Math.max(0, mine.length + sessions.length - perUser)).map((r) => r.port));
+      const busy = new Set(live.filter((r) => !reclaimed.has(r.port)).map((r) => r.port));
       const free: number[] = [];
       for (let port = first; port <= last && free.length < sessions.length; port++) if (!busy.has(port)) free.push(port);
       // All or none: a caller refused for want of ports holds none of them.

@@ -17,6 +17,8 @@ export interface ExtractionOptions {
   socksPort: number;
   /** Port endpoints per protocol (GATEWAY_PORT_RANGE_*); unset: off, and lines carry credentials. */
   ranges: { http?: [number, number]; socks5?: [number, number] };
+  /** Live port leases one customer may hold per protocol (PORT_LEASES_PER_USER): past it, their oldest are reused. */
+  leasesPerUser: number;
 }
 
 /** A new key's secret part: 128 random bits; `ek_` marks what it is in a pasted config. */
@@ -78,7 +80,7 @@ export class ExtractionService {
     const region = { country: q.country ?? null, state: q.country ? (q.state ?? null) : null, city: q.country ? (q.city ?? null) : null };
     const range = this.o.ranges[q.protocol];
     if (listed && !account.require_password && range) {
-      const leases = await this.repo.leasePorts(q.protocol, range, { user_id: owner.user_id, account_id: account.id, ...region, life_minutes: q.life, until }, sessions, iso(now));
+      const leases = await this.repo.leasePorts(q.protocol, range, { user_id: owner.user_id, account_id: account.id, ...region, life_minutes: q.life, until }, sessions, iso(now), this.o.leasesPerUser);
       if (leases.length < q.num) throw new AppError('EXTRACT_PORTS_BUSY');
       await this.cutoffs?.publish({ userId: owner.user_id });
       return leases.map((l) => this.portLine(l, q.protocol));
@@ -108,7 +110,7 @@ export class ExtractionService {
       if (listed && !ip.require_password && range) {
         let lease = await this.repo.currentLease(q.protocol, ip.id, iso(now));
         if (!lease) {
-          [lease] = await this.repo.leasePorts(q.protocol, range, { user_id: userId, account_id: ip.id, ...region, life_minutes: 0, until: ip.expires_at }, [null], iso(now));
+          [lease] = await this.repo.leasePorts(q.protocol, range, { user_id: userId, account_id: ip.id, ...region, life_minutes: 0, until: ip.expires_at }, [null], iso(now), this.o.leasesPerUser);
           if (!lease) throw new AppError('EXTRACT_PORTS_BUSY');
           leased = true;
         }

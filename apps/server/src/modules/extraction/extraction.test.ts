@@ -190,6 +190,44 @@ describe.each(DIALECTS)('extraction links on %s', (dialect) => {
   });
 });
 
+describe.each(DIALECTS)('port leases per customer on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let range: [number, number];
+  beforeAll(async () => {
+    range = await freePortRange(6);
+    t = await createTestApp(dialect, { GATEWAY_PORT_RANGE_HTTP: range.join('-'), PORT_LEASES_PER_USER: '4' });
+    admin = (await signedIn(t, 'admin')).token;
+  });
+  afterAll(() => t.close());
+
+  it("no customer can hold the whole range: past their share, their own oldest ports are reused", async () => {
+    const listedCustomer = async (ip: string) => {
+      const c = await gatewayCustomer(t, admin, [[MB, 30]]);
+      await call(t.app, 'POST', '/api/proxy/allowlist', { token: c.token, body: { proxyAccountId: c.accountId }, ip });
+      const key = (await call(t.app, 'POST', `/api/proxy/dynamic/${c.accountId}/extract-key`, { token: c.token })).body.data.key as string;
+      return (num: number) => t.app.inject({ method: 'GET', url: `/api/extract?key=${key}&num=${num}&format=json&life=60`, remoteAddress: ip });
+    };
+    const hog = await listedCustomer(`198.19.${dialect === 'postgres' ? 21 : 20}.1`);
+    const ports = async (res: Awaited<ReturnType<typeof hog>>) => (res.json().data.items as { port: number }[]).map((i) => i.port);
+    const first = await ports(await hog(4));
+    t.clock.advance(1000);
+    const second = await ports(await hog(3));
+    // The three oldest of the first four were handed out again; the hog holds four, never six.
+    expect(second).toEqual(first.slice(0, 3));
+    const held = await t.db.db.selectFrom('port_leases').select('port').where('until', '>', t.clock.now().toISOString()).execute();
+    expect(held).toHaveLength(4);
+    const other = await listedCustomer(`198.19.${dialect === 'postgres' ? 21 : 20}.2`);
+    const hogHolds = new Set([...second, first[3]!]);
+    const theirs = await ports(await other(2));
+    expect(theirs).toHaveLength(2);
+    expect(theirs.filter((p) => hogHolds.has(p))).toEqual([]);
+    const tooMany = await hog(5);
+    expect(tooMany.statusCode).toBe(503);
+    expect(tooMany.json().code).toBe('EXTRACT_PORTS_BUSY');
+  });
+});
+
 describe('extraction limits with REDIS_URL', () => {
   const apps: TestApp[] = [];
   const rules = { ...RATE_LIMITS, extract: { ...RATE_LIMITS.extract, perKey: { max: 10, windowMs: 60_000 } } };

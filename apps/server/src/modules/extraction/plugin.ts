@@ -16,6 +16,7 @@ export const extractionModule: FastifyPluginAsync<ModuleDeps> = async (app, { co
         httpPort: config.GATEWAY_HTTP_PORT,
         socksPort: config.GATEWAY_SOCKS_PORT,
         ranges: { http: config.GATEWAY_PORT_RANGE_HTTP, socks5: config.GATEWAY_PORT_RANGE_SOCKS },
+        leasesPerUser: config.PORT_LEASES_PER_USER,
       },
       cutoffs,
     ),
