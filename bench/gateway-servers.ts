@@ -6,8 +6,8 @@
  *   tunnel       the bare minimum CONNECT proxy: http 'connect' → net.connect → pipe both ways
  *   socks        the bare minimum SOCKS5 proxy: no auth, CONNECT, pipe both ways
  *   proxy-chain  proxy-chain's Server, no auth, no upstream
- *   gateway      our gateway: auth (a password, or the client's address on an allowlist of 11,001
- *                entries), username parameters, exit choice, metering and enforcement
+ *   gateway      our gateway: auth, username parameters, exit choice, metering and enforcement
+ *   gateway-allowlisted  the same, its clients found by address on an allowlist of 11,001 entries
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -126,22 +126,27 @@ async function proxyChain(): Promise<Record<string, number>> {
   return { port: server.port };
 }
 
-async function gateway(): Promise<Record<string, number>> {
+/** `allowlisted`: clients without credentials are looked up on an allowlist of 11,001 entries (their own address among them). */
+async function gateway(allowlisted = false): Promise<Record<string, number>> {
   const { createGateway } = await import('../apps/server/src/gateway/gateway');
   const { UpstreamExitChooser } = await import('../apps/server/src/gateway/upstream-exit-chooser');
-  const { AddressMatcher, parseAllowlistAddress } = await import('../apps/server/src/lib/allowlist-address');
-  // An installation's worth of allowlists: 10,000 single addresses and 1,000 /24s of other customers, and
-  // the bench client's own address, so the allowlisted column pays a real lookup.
-  const listed = new AddressMatcher<number>();
-  for (let i = 0; i < 10_000; i++) listed.add(parseAllowlistAddress(`198.18.${i >> 8}.${i & 255}`)!, 2);
-  for (let i = 0; i < 1000; i++) listed.add(parseAllowlistAddress(`100.${64 + (i >> 8)}.${i & 255}.0/24`)!, 2);
-  listed.add(parseAllowlistAddress(HOST)!, 1);
+  let match = (_ip: string): number | undefined => undefined;
+  if (allowlisted) {
+    const { AddressMatcher, parseAllowlistAddress } = await import('../apps/server/src/lib/allowlist-address');
+    // An installation's worth of allowlists: 10,000 single addresses and 1,000 /24s of other customers, and
+    // the bench client's own address, so every connection pays a real lookup.
+    const listed = new AddressMatcher<number>();
+    for (let i = 0; i < 10_000; i++) listed.add(parseAllowlistAddress(`198.18.${i >> 8}.${i & 255}`)!, 2);
+    for (let i = 0; i < 1000; i++) listed.add(parseAllowlistAddress(`100.${64 + (i >> 8)}.${i & 255}.0/24`)!, 2);
+    listed.add(parseAllowlistAddress(HOST)!, 1);
+    match = (ip) => listed.match(ip);
+  }
   const authority: GatewayAuthority = {
     authenticate: (account: string, password: string): AuthResult =>
       account === 'bench01' && password === 'pw' ? { ok: true, accountId: 1, userId: 1 } : { ok: false, reason: 'BAD_CREDENTIALS' },
-    authenticateSource: (ip: string): AuthResult => (listed.match(ip) === 1 ? { ok: true, accountId: 1, userId: 1, username: 'bench01' } : { ok: false, reason: 'BAD_CREDENTIALS' }),
+    authenticateSource: (ip: string): AuthResult => (match(ip) === 1 ? { ok: true, accountId: 1, userId: 1, username: 'bench01' } : { ok: false, reason: 'BAD_CREDENTIALS' }),
     portLease: () => null,
-    sourceListed: (key) => key.source === undefined || listed.match(key.source) === 1,
+    sourceListed: (key) => key.source === undefined || match(key.source) === 1,
     catchUp: () => Promise.resolve(),
     standing: () => null,
     // A balance that never runs out, so the byte budget's per-chunk counter is on the measured path.
@@ -162,7 +167,14 @@ async function gateway(): Promise<Record<string, number>> {
   return { port: gw.httpPort, socksPort: gw.socksPort };
 }
 
-const kinds: Record<string, () => Promise<Record<string, number>>> = { origin, tunnel: bareTunnel, socks: bareSocks, 'proxy-chain': proxyChain, gateway };
+const kinds: Record<string, () => Promise<Record<string, number>>> = {
+  origin,
+  tunnel: bareTunnel,
+  socks: bareSocks,
+  'proxy-chain': proxyChain,
+  gateway: () => gateway(),
+  'gateway-allowlisted': () => gateway(true),
+};
 
 const kind = process.argv[2] ?? '';
 const start = kinds[kind];

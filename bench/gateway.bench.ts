@@ -327,8 +327,9 @@ async function main(): Promise<void> {
   const pc = await spawnServer(file, 'proxy-chain');
   const sq = await spawnSquid();
   const gw = await spawnServer(file, 'gateway');
+  const gwl = await spawnServer(file, 'gateway-allowlisted');
 
-  const R = routes(tunnel, socks, pc, sq, gw);
+  const R = routes(tunnel, socks, pc, sq, gw, gwl);
 
   log('warm-up');
   for (const r of Object.values(R)) {
@@ -336,7 +337,7 @@ async function main(): Promise<void> {
     await throughput(r, tcpPort);
     await tunnelRate(r, tcpPort, null);
   }
-  for (const [port, auth] of [[null, undefined], [pc.ports.port!, undefined], [sq?.ports.port ?? null, undefined], [gw.ports.port!, AUTH]] as const) await keepAliveRate(port, auth, httpPort, null);
+  for (const [port, auth] of [[null, undefined], [pc.ports.port!, undefined], [sq?.ports.port ?? null, undefined], [gw.ports.port!, AUTH], [gwl.ports.port!, undefined]] as const) await keepAliveRate(port, auth, httpPort, null);
 
   const rows: Row[] = [];
   const dl = (r: Route | null, c: Child | null) => (r ? () => throughput(r, tcpPort, c) : null);
@@ -356,7 +357,7 @@ async function main(): Promise<void> {
   for (let g = 0; g < GENERATIONS; g++) {
     const [t, s, p, w] = await Promise.all(['tunnel', 'socks', 'proxy-chain', 'gateway'].map((k) => spawnServer(file, k)));
     const q = await spawnSquid();
-    const G = routes(t!, s!, p!, q, w!);
+    const G = routes(t!, s!, p!, q, w!, null);
     const dlConnect = [dl(G.direct, null), dl(G.tunnel, t!), dl(G.pc, p!), dl(G.squid, q), dl(G.gw, w!)];
     const dlSocks = [dl(G.direct, null), dl(G.socks, s!), null, null, dl(G.gwSocks, w!)];
     for (const d of [...dlConnect, ...dlSocks]) await d?.(); // warm-up
@@ -373,8 +374,8 @@ async function main(): Promise<void> {
 
   log('new tunnels per second');
   const tr = (r: Route | null, c: Child | null) => (r ? () => tunnelRate(r, tcpPort, c) : null);
-  const connectRates = [tr(R.direct, null), tr(R.tunnel, tunnel), tr(R.pc, pc), tr(R.squid, sq), tr(R.gw, gw), tr(R.gwListed, gw)];
-  const socksRates = [tr(R.direct, null), tr(R.socks, socks), null, null, tr(R.gwSocks, gw), tr(R.gwListedSocks, gw)];
+  const connectRates = [tr(R.direct, null), tr(R.tunnel, tunnel), tr(R.pc, pc), tr(R.squid, sq), tr(R.gw, gw), tr(R.gwListed, gwl)];
+  const socksRates = [tr(R.direct, null), tr(R.socks, socks), null, null, tr(R.gwSocks, gw), tr(R.gwListedSocks, gwl)];
   const connectRuns = empty();
   const socksRuns = empty();
   for (let i = 0; i < RATE_RUNS; i++) {
@@ -389,13 +390,13 @@ async function main(): Promise<void> {
   const metered = await gw.ask<number>('metered', 'metered');
   log('kept-alive plain HTTP');
   const ka = (port: number | null | undefined, auth: string | undefined, c: Child | null) => (port !== undefined ? () => keepAliveRate(port, auth, httpPort, c) : null);
-  const kaCols = [ka(null, undefined, null), null, ka(pc.ports.port!, undefined, pc), ka(sq?.ports.port, undefined, sq), ka(gw.ports.port!, AUTH, gw), ka(gw.ports.port!, undefined, gw)];
+  const kaCols = [ka(null, undefined, null), null, ka(pc.ports.port!, undefined, pc), ka(sq?.ports.port, undefined, sq), ka(gw.ports.port!, AUTH, gw), ka(gwl.ports.port!, undefined, gwl)];
   const kaRuns = empty();
   for (let i = 0; i < RATE_RUNS; i++) await measure(kaCols, kaRuns, i);
   rows.push({ name: 'kept-alive plain HTTP, 1 KB GET', unit: 'req/s', cells: med(kaRuns, (r) => r.perSecond) });
   rows.push({ name: '  p99 latency', unit: 'ms', cells: med(kaRuns, (r) => r.p99) });
   rows.push({ name: '  proxy CPU per request', unit: 'µs', cells: med(kaRuns, (r) => r.cpuUs) });
-  for (const c of [tunnel, socks, pc, sq, gw]) c?.kill();
+  for (const c of [tunnel, socks, pc, sq, gw, gwl]) c?.kill();
 
   log(`RSS with ${IDLE_TUNNELS} idle tunnels`);
   // Fresh processes: RSS never shrinks back after the 100 MB downloads above.
@@ -453,7 +454,7 @@ async function main(): Promise<void> {
   console.log(`\n(${RUNS} interleaved runs for downloads through ${GENERATIONS} fresh processes of each server, ${RATE_RUNS}×${RATE_MS} ms for rates, ${CONCURRENCY} concurrent clients, ${cpus().length} CPUs, ${pinning ? `servers on CPU ${SERVER_CPU}, load on CPU ${LOAD_CPUS}` : 'not pinned'}; load average at the end ${load1!.toFixed(2)} (1 min), ${load5!.toFixed(2)} (5 min); the gateway metered ${(metered / MB).toFixed(0)} MB; total ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 
-function routes(tunnel: Child, socks: Child, pc: Child, squid: Child | null, gw: Child) {
+function routes(tunnel: Child, socks: Child, pc: Child, squid: Child | null, gw: Child, listed: Child | null) {
   return {
     direct: { kind: 'direct' } as Route,
     tunnel: { kind: 'connect', port: tunnel.ports.port! } as Route,
@@ -463,8 +464,8 @@ function routes(tunnel: Child, socks: Child, pc: Child, squid: Child | null, gw:
     socks: { kind: 'socks', port: socks.ports.port! } as Route,
     gwSocks: { kind: 'socks', port: gw.ports.socksPort!, user: SOCKS_USER } as Route,
     // No credentials: the gateway finds the account by the client's address (docs/gateway.md#allowlist).
-    gwListed: { kind: 'connect', port: gw.ports.port! } as Route,
-    gwListedSocks: { kind: 'socks', port: gw.ports.socksPort! } as Route,
+    gwListed: listed && ({ kind: 'connect', port: listed.ports.port! } as Route),
+    gwListedSocks: listed && ({ kind: 'socks', port: listed.ports.socksPort! } as Route),
   };
 }
 
@@ -485,7 +486,7 @@ function print(rows: Row[]): void {
   console.log(`\n${line(header)}\n|${widths.map((w, i) => (i < 2 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const l of lines) console.log(line(l));
   console.log('\n"net tunnel" is the bare CONNECT tunnel, or the bare SOCKS5 tunnel on SOCKS5 rows; the ratios are gateway / that column.');
-  console.log('"gw allowlisted" is the same gateway reached without credentials from an address on an allowlist of 11,001 entries.');
+  console.log('"gw allowlisted" is the gateway in a process of its own, reached without credentials from an address on an allowlist of 11,001 entries.');
   console.log(`The gateway runs with ${GATEWAY_NODE_FLAGS.join(' ')} (docs/deployment.md); the other Node servers with Node's defaults.`);
 }
 

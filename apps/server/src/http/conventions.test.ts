@@ -319,6 +319,11 @@ describe.each(DIALECTS)('HTTP conventions on %s', (dialect) => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.paths['/api/login']?.post).toBeDefined();
     expect(doc.paths['/api/manage/user']?.get).toBeDefined();
+    // Proxies for programs (DESIGN §13): the extraction link with its parameters, the allowlist, the keys.
+    expect(doc.paths['/api/extract']?.get?.parameters?.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['key', 'num', 'country', 'life', 'protocol', 'format', 'sep']));
+    expect(Object.keys(doc.paths['/api/proxy/allowlist'] ?? {})).toEqual(expect.arrayContaining(['get', 'post']));
+    expect(doc.paths['/api/proxy/allowlist/{id}']?.delete).toBeDefined();
+    expect(doc.paths['/api/proxy/dynamic/{id}/extract-key']?.post).toBeDefined();
     expect(doc.paths['/api/test-only/boom']).toBeDefined();
     expect(doc.paths['/api/docs']).toBeUndefined();
   });
