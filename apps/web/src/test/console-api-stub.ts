@@ -43,6 +43,8 @@ const account: ProxyAccountDto = {
   createdAt: '2026-01-01T00:00:00Z',
   loginFailures: 0,
   lastLoginFailureAt: null,
+  requirePassword: false,
+  extractKeyPrefix: null,
 };
 const region: RegionDto = { id: 1, country: 'US', state: null, city: null, name: name('United States'), poolSize: 10, sort: 0, enabled: true };
 const pkg: PackageDto = { id: 2, name: name('Basic 10 GB'), bytes: 10 * BYTES_PER_GB, price: 2500, currency: 'USD', validityDays: 30, badge: null, sort: 1, enabled: true };
@@ -249,6 +251,8 @@ const ANSWERS: Record<string, unknown> = {
   '/api/proxy/endpoint': TEST_ENDPOINT,
   '/api/region': { items: [region] },
   '/api/proxy/static': page([staticProxy]),
+  '/api/proxy/allowlist': { items: [], callerAddress: '203.0.113.5' },
+  '/api/proxy/static/extract-key': { prefix: null },
   '/api/business': { items: [business] },
   '/api/static-region': { items: [{ ...staticRegion, stock: [{ businessId: 1, available: 4 }] }] },
   '/api/record/static-order': page([staticOrder]),

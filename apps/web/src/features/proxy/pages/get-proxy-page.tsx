@@ -4,9 +4,13 @@ import { Button, Card, Col, Result, Row } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { notify } from '@/lib/notify';
 import { useProxyAccounts } from '@/api/get-proxy-accounts';
 import { useProxyEndpoint } from '@/api/get-proxy-endpoint';
+import { AllowlistEditor } from '@/components/program-access/allowlist-editor';
+import { ApiLinkCard } from '@/components/program-access/api-link-card';
 import { QueryState } from '@/components/query-state';
+import { useSetRequirePassword } from '../api/set-require-password';
 import { EndpointCard } from '../components/endpoint-card';
 import { DEFAULT_LINE_SETTINGS, linesQuery, type LineSettings } from '../components/line-settings';
 import { LineSettingsCard } from '../components/line-settings-card';
@@ -20,6 +24,7 @@ export default function GetProxyPage() {
   const [settings, setSettings] = useState<LineSettings>(DEFAULT_LINE_SETTINGS);
   // Bumped by "new sessions": sticky lines get fresh session ids.
   const [generation, setGeneration] = useState(0);
+  const setRequirePassword = useSetRequirePassword();
 
   const list = accounts.data ?? [];
   // Until one is picked, the first active account (else the first) is used.
@@ -77,6 +82,28 @@ export default function GetProxyPage() {
         <Col span={24}>
           <ProxyLinesCard lines={shown.lines} query={shown.query} username={account?.username} onRegenerate={() => setGeneration((g) => g + 1)} />
         </Col>
+      ) : null}
+      {account && !accounts.isError ? (
+        <>
+          <Col xs={24} lg={10}>
+            <Card variant="borderless" className="surface-card" title={t('proxy.allowlist.title')}>
+              {/* Keyed by account: another account's list and form start afresh. */}
+              <AllowlistEditor
+                key={account.id}
+                target={{ proxyAccountId: account.id }}
+                requirePassword={{
+                  value: account.requirePassword,
+                  saving: setRequirePassword.isPending,
+                  onChange: (requirePassword) =>
+                    setRequirePassword.mutateAsync({ id: account.id, requirePassword }).then((res) => notify.success(res.message || t('proxy.allowlist.saved')), () => undefined),
+                }}
+              />
+            </Card>
+          </Col>
+          <Col xs={24} lg={14}>
+            <ApiLinkCard key={account.id} owner={{ accountId: account.id }} prefix={account.extractKeyPrefix} region={settings.region} life={settings.lifeMinutes ?? 10} />
+          </Col>
+        </>
       ) : null}
     </Row>
   );

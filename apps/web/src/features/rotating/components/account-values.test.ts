@@ -15,6 +15,8 @@ const account = (patch: Partial<ProxyAccountDto> = {}): ProxyAccountDto => ({
   createdAt: '2026-11-01T00:00:00.000Z',
   loginFailures: 0,
   lastLoginFailureAt: null,
+  requirePassword: false,
+  extractKeyPrefix: null,
   ...patch,
 });
 

@@ -19,6 +19,8 @@ const account = (id: number, patch: Partial<ProxyAccountDto> = {}): ProxyAccount
   createdAt: '2026-11-01T00:00:00.000Z',
   loginFailures: 0,
   lastLoginFailureAt: null,
+  requirePassword: false,
+  extractKeyPrefix: null,
   ...patch,
 });
 

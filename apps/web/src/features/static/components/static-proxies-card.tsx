@@ -1,4 +1,4 @@
-import { DownloadOutlined, ReloadOutlined, SwapOutlined, SyncOutlined } from '@ant-design/icons';
+import { DownloadOutlined, ReloadOutlined, SafetyOutlined, SwapOutlined, SyncOutlined } from '@ant-design/icons';
 import { normalizeLang, type StaticProxyDto, type StaticProxyStatus } from '@resi/contract';
 import { Button, Card, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -24,13 +24,15 @@ export const STATIC_LINES_FILE = 'static-proxies.txt';
 interface StaticProxiesCardProps {
   onRenew: (proxies: StaticProxyDto[]) => void;
   onReplace: (proxy: StaticProxyDto) => void;
+  /** Opens the IP's allowlist. */
+  onAllowlist: (proxy: StaticProxyDto) => void;
 }
 
 /**
  * The customer's static IPs (GET /api/proxy/static): exit, place, line, status, time left, the gateway login
  * and its lines; selected IPs are renewed together, each IP replaced on its own.
  */
-export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps) {
+export function StaticProxiesCard({ onRenew, onReplace, onAllowlist }: StaticProxiesCardProps) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const actionsPin = useActionsPin();
@@ -167,6 +169,9 @@ export function StaticProxiesCard({ onRenew, onReplace }: StaticProxiesCardProps
                 </Button>
                 <Button size="small" icon={<SwapOutlined />} disabled={p.status !== 'active' || p.replacementsLeft <= 0} onClick={() => onReplace(p)} data-testid="static-replace">
                   {t('static.list.replace')}
+                </Button>
+                <Button size="small" icon={<SafetyOutlined />} disabled={p.status === 'released'} onClick={() => onAllowlist(p)} data-testid="static-allowlist">
+                  {t('static.list.allowlist')}
                 </Button>
               </Space>
             ),
