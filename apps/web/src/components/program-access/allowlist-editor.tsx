@@ -71,10 +71,11 @@ export function AllowlistEditor({ target, requirePassword }: Props) {
         )}
       </QueryState>
       <Form form={form} layout="vertical" requiredMark={false} className="allowlist-form" onFinish={(v) => submit({ address: v.address.trim(), label: v.label?.trim() || null })}>
-        <Space.Compact block className="allowlist-inputs">
-          <Form.Item name="address" noStyle rules={[{ required: true, whitespace: true, message: t('proxy.allowlist.addressRequired') }]}>
-            <Input placeholder={t('proxy.allowlist.addressPlaceholder')} aria-label={t('proxy.allowlist.address')} data-testid="allowlist-address" />
-          </Form.Item>
+        {/* The address on a line of its own: an IPv6 range needs the width, at 390 px too. */}
+        <Form.Item name="address" className="allowlist-address" rules={[{ required: true, whitespace: true, message: t('proxy.allowlist.addressRequired') }]}>
+          <Input placeholder={t('proxy.allowlist.addressPlaceholder')} aria-label={t('proxy.allowlist.address')} data-testid="allowlist-address" />
+        </Form.Item>
+        <Space.Compact block>
           <Form.Item name="label" noStyle>
             <Input placeholder={t('proxy.allowlist.labelPlaceholder')} aria-label={t('proxy.allowlist.label')} maxLength={100} data-testid="allowlist-label" />
           </Form.Item>

@@ -1,6 +1,6 @@
 import { KeyOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { EXTRACT_FORMATS, EXTRACT_MAX_NUM, EXTRACT_SEPARATORS, PROXY_PROTOCOLS, type ExtractFormat, type ProxyProtocol } from '@resi/contract';
-import { Alert, Button, Card, Col, Form, InputNumber, Popconfirm, Radio, Row, Select, Typography } from 'antd';
+import { Alert, Button, Card, Col, Form, InputNumber, Popconfirm, Row, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '@/lib/notify';
@@ -91,8 +91,8 @@ export function ApiLinkCard({ owner, prefix, region = [], life = null }: Props) 
             </Form.Item>
           </Col>
           <Col xs={12} md={6}>
-            <Form.Item label={t('proxy.settings.protocol')}>
-              <Radio.Group optionType="button" value={protocol} onChange={(e) => setProtocol(e.target.value as ProxyProtocol)} options={PROXY_PROTOCOLS.map((p) => ({ value: p, label: t(`proxy.protocol.${p}`) }))} />
+            <Form.Item label={t('proxy.settings.protocol')} htmlFor="api-link-protocol">
+              <Select<ProxyProtocol> id="api-link-protocol" value={protocol} onChange={setProtocol} options={PROXY_PROTOCOLS.map((p) => ({ value: p, label: t(`proxy.protocol.${p}`) }))} data-testid="api-link-protocol" />
             </Form.Item>
           </Col>
           <Col xs={12} md={6}>
