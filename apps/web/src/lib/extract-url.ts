@@ -1,4 +1,5 @@
-import { EXTRACT_SEPARATORS, type ExtractFormat, type ProxyProtocol } from '@resi/contract';
+import type { EXTRACT_SEPARATORS} from '@resi/contract';
+import { type ExtractFormat, type ProxyProtocol } from '@resi/contract';
 
 export type Separator = keyof typeof EXTRACT_SEPARATORS;
 
