@@ -1,5 +1,4 @@
-import type { EXTRACT_SEPARATORS} from '@resi/contract';
-import { type ExtractFormat, type ProxyProtocol } from '@resi/contract';
+import type { EXTRACT_SEPARATORS, ExtractFormat, ProxyProtocol } from '@resi/contract';
 
 export type Separator = keyof typeof EXTRACT_SEPARATORS;
 
