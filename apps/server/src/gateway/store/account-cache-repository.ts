@@ -1,5 +1,5 @@
-import { type Kysely, SqliteAdapter, sql } from 'kysely';
-import type { Database } from '../../db/schema';
+import { type Kysely, type Selectable, SqliteAdapter, sql } from 'kysely';
+import type { Database, PortLeaseTable } from '../../db/schema';
 import { balanceQuery } from '../../modules/traffic/traffic-repository';
 
 export interface AccountRow {
@@ -41,18 +41,8 @@ export interface AllowlistRow {
   address: string;
 }
 
-export interface LeaseRow {
-  protocol: 'http' | 'socks5';
-  port: number;
-  user_id: number;
-  account_id: number;
-  country: string | null;
-  state: string | null;
-  city: string | null;
-  session: string | null;
-  life_minutes: number;
-  until: string;
-}
+/** A running port lease, as stored (docs/gateway.md#port-endpoints). */
+export type LeaseRow = Selectable<PortLeaseTable>;
 
 export interface BalanceRow {
   user_id: number;
