@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, keepScreenshot, openWithSession } from './helpers';
+import { apiLogin, keepScreenshot, openWithSession } from './helpers';
 
 // Proxies for programs (issue 23): on Get Proxy the customer allowlists this browser's address with one click,
 // makes an extraction key and tries the link right there; the host:port lines it answers carry a curl with no
@@ -13,10 +13,15 @@ const run = promisify(execFile);
 const GB = 1024 ** 3;
 
 test('a program gets in by its address: allowlist this browser, make a key, try the link, curl a port without a password', async ({ page, request }) => {
-  const token = await apiRegister(request, `programs-${Date.now()}@e2e.test`, 'ProgramPass123');
-  const auth = { Authorization: `Bearer ${token}` };
-  const userId = ((await (await request.get('/api/user', { headers: auth })).json()) as { data: { id: number } }).data.id;
+  // Made by the admin (as a distributor's saveuser does), not registered: the suite's registrations already
+  // use the mail-code allowance of one address per hour, which this journey is not about.
   const adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
+  const email = `programs-${Date.now()}@e2e.test`;
+  const made = await request.post('/api/distribution/saveuser', { headers: { Authorization: `Bearer ${adminToken}` }, data: { email, password: 'ProgramPass123' } });
+  expect(made.ok(), await made.text()).toBe(true);
+  const userId = ((await made.json()) as { data: { id: number } }).data.id;
+  const token = await apiLogin(request, email, 'ProgramPass123');
+  const auth = { Authorization: `Bearer ${token}` };
   const recharged = await request.post('/api/manage/recharge', { headers: { Authorization: `Bearer ${adminToken}` }, data: { userId, bytes: GB, validityDays: 30, note: 'e2e programs' } });
   expect(recharged.ok(), await recharged.text()).toBe(true);
   const account = await request.post('/api/proxy/dynamic', { headers: auth, data: { username: `bot_${Date.now().toString(36)}`, password: 'Secret123' } });
