@@ -51,7 +51,7 @@ export const extractKeyPrefixDto = z.object({ prefix: z.string().nullable() });
 export const EXTRACT_FORMATS = ['txt', 'json', 'csv'] as const;
 export type ExtractFormat = (typeof EXTRACT_FORMATS)[number];
 export const EXTRACT_MAX_NUM = 500;
-/** Named separators; any other `sep` (up to 8 characters) is used as written, with `\r \n \t` escapes read. */
+/** Named separators; any other `sep` (up to 16 characters) is used as written, with `\r \n \t` escapes read. */
 export const EXTRACT_SEPARATORS = { crlf: '\r\n', lf: '\n', cr: '\r', tab: '\t' } as const;
 
 const place = z
