@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { entityId } from './ids';
 import { PROXY_PROTOCOLS, STICKY_DEFAULT_LIFE, STICKY_MAX_LIFE, STICKY_MIN_LIFE } from './proxy-line-format';
+import { regionCountry, regionPlace } from './proxy-lines';
 
 /*
  * Proxies for programs (DESIGN §13; docs/gateway.md#allowlist, #port-endpoints, #extraction): the
@@ -54,24 +55,13 @@ export const EXTRACT_MAX_NUM = 500;
 /** Named separators; any other `sep` (up to 16 characters) is used as written, with `\r \n \t` escapes read. */
 export const EXTRACT_SEPARATORS = { crlf: '\r\n', lf: '\n', cr: '\r', tab: '\t' } as const;
 
-const place = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^[a-z0-9]{1,32}$/, { error: 'validation.regionCode' });
-
 /** `GET /api/extract`: the key, then what lines to hand out. */
 export const extractQuery = z.object({
   key: z.string({ error: 'validation.extractKey' }).min(1, { error: 'validation.extractKey' }).max(128, { error: 'validation.extractKey' }),
   num: z.coerce.number({ error: 'validation.extractNum' }).int({ error: 'validation.extractNum' }).min(1, { error: 'validation.extractNum' }).max(EXTRACT_MAX_NUM, { error: 'validation.extractNum' }).default(1),
-  country: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^[a-z]{2}$/, { error: 'validation.country' })
-    .optional(),
-  state: place.optional(),
-  city: place.optional(),
+  country: regionCountry.optional(),
+  state: regionPlace.optional(),
+  city: regionPlace.optional(),
   life: z.coerce.number({ error: 'validation.extractLife' }).int({ error: 'validation.extractLife' }).min(STICKY_MIN_LIFE, { error: 'validation.extractLife' }).max(STICKY_MAX_LIFE, { error: 'validation.extractLife' }).default(STICKY_DEFAULT_LIFE),
   protocol: z.enum(PROXY_PROTOCOLS, { error: 'validation.extractProtocol' }).default('http'),
   format: z.enum(EXTRACT_FORMATS, { error: 'validation.extractFormat' }).default('txt'),

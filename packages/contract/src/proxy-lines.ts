@@ -2,24 +2,27 @@ import { z } from 'zod';
 import { entityId } from './ids';
 import { formatProxyLine, LINE_FORMATS, MAX_LINES, newSessionId, PROXY_PROTOCOLS, STICKY_DEFAULT_LIFE, STICKY_MAX_LIFE, STICKY_MIN_LIFE, type ProxyEndpoint } from './proxy-line-format';
 
-const place = z
+/** A state or city of the username syntax, as proxy lines and extraction links take it. */
+export const regionPlace = z
   .string()
   .trim()
   .toLowerCase()
   .regex(/^[a-z0-9]{1,32}$/, { error: 'validation.regionCode' });
 
+/** A country of the username syntax: two letters, any case. */
+export const regionCountry = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z]{2}$/, { error: 'validation.country' });
+
 /** What Get Proxy asks for; also the query of the export endpoint. */
 export const proxyLinesQuery = z.object({
   accountId: entityId,
   protocol: z.enum(PROXY_PROTOCOLS).default('http'),
-  country: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^[a-z]{2}$/, { error: 'validation.country' })
-    .optional(),
-  state: place.optional(),
-  city: place.optional(),
+  country: regionCountry.optional(),
+  state: regionPlace.optional(),
+  city: regionPlace.optional(),
   sticky: z.enum(['0', '1']).default('0'),
   lifeMinutes: z.coerce.number().int().min(STICKY_MIN_LIFE).max(STICKY_MAX_LIFE).default(STICKY_DEFAULT_LIFE),
   count: z.coerce.number().int().min(1).max(MAX_LINES).default(10),
