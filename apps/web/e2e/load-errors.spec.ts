@@ -69,3 +69,51 @@ test('Get Proxy with its accounts and gateway failing says so; after Retry it te
   // This customer really has no proxy account: now, and only now, the page says so.
   await expect(page.getByTestId('no-accounts')).toContainText('You have no proxy account yet');
 });
+
+/** The API and the console's code stop answering (the connection is refused), as when the server is down. */
+async function serverDown(page: Page, what: 'api' | 'api and code') {
+  const matches = (url: URL) => url.pathname.startsWith('/api/') || (what === 'api and code' && url.pathname.startsWith('/manage/assets/'));
+  const handler = (route: Route) => route.abort('connectionrefused');
+  await page.route(matches, handler);
+  return { restore: () => page.unroute(matches, handler) };
+}
+
+test('a network blip signs no one out: the console says it cannot reach the server, and Retry carries on', async ({ page }) => {
+  await openWithSession(page, `/manage/center?lang=en&token=${token}`);
+  await expect(page.getByTestId('balance-value')).toContainText('3 GB');
+
+  const outage = await serverDown(page, 'api');
+  await page.getByRole('menuitem', { name: 'Get Proxy' }).click();
+  await expect(page).toHaveURL(/\/manage\/center\/proxy/);
+  await expect(page.getByTestId('server-unreachable')).toContainText('Cannot reach the server');
+  await expect(page.getByTestId('proxy-accounts-state').getByTestId('query-error')).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.getItem('token'))).not.toBeNull();
+  await keepScreenshot(page, 'server-unreachable-layout');
+
+  await outage.restore();
+  await page.getByTestId('server-unreachable-retry').click();
+  await expect(page.getByTestId('server-unreachable')).toHaveCount(0);
+  // What failed meanwhile comes back with the server, without a Retry per card.
+  await expect(page.getByTestId('no-accounts')).toBeVisible();
+  await expect(page).toHaveURL(/\/manage\/center\/proxy/);
+});
+
+test("a page whose code cannot load while the server is down says so with a retry, inside the console", async ({ page }) => {
+  await openWithSession(page, `/manage/center?lang=en&token=${token}`);
+  await expect(page.getByTestId('balance-value')).toContainText('3 GB');
+
+  const outage = await serverDown(page, 'api and code');
+  await page.getByRole('menuitem', { name: 'Usage Record' }).click();
+  await expect(page.getByTestId('page-unreachable')).toContainText('Cannot reach the server');
+  // Said once, in the page's place: the menu stays, and the layout's notice does not repeat it.
+  await expect(page.getByRole('menuitem', { name: 'Account Home' })).toBeVisible();
+  await expect(page.getByTestId('server-unreachable')).toHaveCount(0);
+  await page.getByTestId('route-error-retry').click();
+  await expect(page.getByTestId('server-still-down')).toBeVisible();
+  await keepScreenshot(page, 'server-unreachable-page');
+
+  await outage.restore();
+  await page.getByTestId('route-error-retry').click();
+  await expect(page.getByTestId('usage-record-totals')).toBeVisible({ timeout: 30_000 });
+  await expect(page).toHaveURL(/\/manage\/center\/usageRecord/);
+});

@@ -3,6 +3,7 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetApiClientState } from '@/lib/api-client';
 import { i18n } from '@/lib/i18n';
+import { isUnreachable, serverReachability } from '@/lib/server-reachability';
 import { pendingSessionSwitch } from '@/lib/session-switch';
 import { SESSION_KEYS } from '@/lib/storage';
 import { createNavigationLoader } from './navigation-loader';
@@ -33,6 +34,7 @@ beforeEach(() => {
 afterEach(async () => {
   vi.unstubAllGlobals();
   resetApiClientState();
+  serverReachability.markReachable();
   await i18n.changeLanguage('en');
 });
 
@@ -109,15 +111,42 @@ describe('navigation loader (rules applied on every navigation)', () => {
     expect(sessionStorage.getItem(SESSION_KEYS.userInfo)).toBeNull();
   });
 
-  it('reloads a known user in the background on each navigation; a failure logs out', async () => {
+  it('reloads a known user in the background on each navigation; a 401 logs out', async () => {
     sessionStorage.setItem(SESSION_KEYS.token, 'tok');
     sessionStorage.setItem(SESSION_KEYS.userInfo, JSON.stringify(user));
-    fetchMock.mockResolvedValue(new Response(JSON.stringify({ code: 'INTERNAL', message: 'down' }), { status: 500 }));
+    fetchMock.mockResolvedValue(new Response(JSON.stringify({ code: 'UNAUTHENTICATED', message: 'signed out' }), { status: 401 }));
     const { run, onSessionLost } = setup();
     expect(await run('/center/buy')).toBeNull();
     await vi.waitFor(() => expect(onSessionLost).toHaveBeenCalledTimes(1));
     expect(sessionStorage.getItem(SESSION_KEYS.token)).toBeNull();
     expect(sessionStorage.getItem(SESSION_KEYS.userInfo)).toBeNull();
+  });
+
+  it.each([
+    ['no answer', () => Promise.reject(new TypeError('Failed to fetch'))],
+    ['a 5xx', () => Promise.resolve(new Response(JSON.stringify({ code: 'INTERNAL', message: 'down' }), { status: 502 }))],
+  ])('keeps the session on %s and says the server cannot be reached, until a check answers again', async (_what, outage) => {
+    sessionStorage.setItem(SESSION_KEYS.token, 'tok');
+    sessionStorage.setItem(SESSION_KEYS.userInfo, JSON.stringify(user));
+    fetchMock.mockImplementation(outage);
+    const { run, onSessionLost } = setup();
+    expect(await run('/center/buy')).toBeNull();
+    await vi.waitFor(() => expect(serverReachability.isUnreachable()).toBe(true));
+    expect(onSessionLost).not.toHaveBeenCalled();
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('tok');
+    expect(sessionStorage.getItem(SESSION_KEYS.userInfo)).not.toBeNull();
+
+    fetchMock.mockImplementation(async () => new Response(JSON.stringify({ data: user }), { status: 200 }));
+    await run('/center/proxy');
+    await vi.waitFor(() => expect(serverReachability.isUnreachable()).toBe(false));
+  });
+
+  it('a first check with no answer keeps the token and fails the page as unreachable, not as signed out', async () => {
+    sessionStorage.setItem(SESSION_KEYS.token, 'tok');
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    const failure = await setup().run('/center').catch((error: unknown) => error);
+    expect(isUnreachable(failure)).toBe(true);
+    expect(sessionStorage.getItem(SESSION_KEYS.token)).toBe('tok');
   });
 
   it('keeps the session when the reload was cancelled by leaving the page', async () => {

@@ -1,11 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { replace, type LoaderFunction } from 'react-router';
-import { currentUserKey, reloadCurrentUser } from '@/api/get-current-user';
+import { currentUserKey, reloadCurrentUser, SessionLostError } from '@/api/get-current-user';
 import { recordChannelVisit } from '@/api/record-channel-visit';
 import { ApiError } from '@/lib/api-client';
 import { ROUTER_BASENAME } from '@/lib/constants';
 import { setLanguage } from '@/lib/i18n';
 import { loginRedirect, resolveNavigation, stripBasename, type NavigationDecision } from '@/lib/navigation';
+import { isUnreachable, serverReachability } from '@/lib/server-reachability';
 import { pendingSessionSwitch } from '@/lib/session-switch';
 import { storage } from '@/lib/storage';
 
@@ -38,6 +39,14 @@ export async function applyNavigationDecision(decision: NavigationDecision): Pro
   if (decision.offerToken) pendingSessionSwitch.offer(decision.offerToken);
 }
 
+/**
+ * Whether a failed current-user check says the session is bad: a 401, or an answer without email (spec §4).
+ * No answer, a timeout or a 5xx says nothing about it (DESIGN §16): a network blip must not sign anyone out.
+ */
+export function sessionRefused(error: unknown): boolean {
+  return error instanceof SessionLostError || (error instanceof ApiError && error.status === 401);
+}
+
 export function createNavigationLoader(deps: NavigationDeps): LoaderFunction {
   const now = deps.now ?? Date.now;
   const sessionLost = () => {
@@ -57,19 +66,30 @@ export function createNavigationLoader(deps: NavigationDeps): LoaderFunction {
 
     if (decision.reloadUser) {
       const known = storage.getUserInfo() !== null;
-      const reload = reloadCurrentUser(deps.queryClient);
+      const reload = reloadCurrentUser(deps.queryClient).then(
+        (user) => {
+          serverReachability.markReachable();
+          return user;
+        },
+        (error: unknown) => {
+          if (!sessionRefused(error) && isUnreachable(error) && !(error instanceof ApiError && error.code === 'ABORTED')) serverReachability.markUnreachable();
+          throw error;
+        },
+      );
       if (!known) {
-        // Nothing to show the layout with yet (fresh token): wait for the user.
+        // Nothing to show the layout with yet (fresh token): wait for the user. Without an answer the route's
+        // error view says the server cannot be reached and offers a retry; the token stays.
         try {
           await reload;
-        } catch {
+        } catch (error) {
+          if (!sessionRefused(error)) throw error;
           sessionLost();
           throw replace(loginRedirect(now()));
         }
       } else {
         reload.catch((error: unknown) => {
-          // Cancelled because the page is being left: not a verdict on the session.
-          if (error instanceof ApiError && error.code === 'ABORTED') return;
+          // Cancelled because the page is being left, or no answer: not a verdict on the session.
+          if (!sessionRefused(error)) return;
           sessionLost();
           deps.onSessionLost();
         });

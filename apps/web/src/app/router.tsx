@@ -31,6 +31,8 @@ export function buildRouteObjects(): RouteObject[] {
     path: route.path,
     // Kept-alive pages are rendered by RootView so they survive navigation.
     element: route.keepAlive ? null : <RoutePage route={route} />,
+    // Inside the layout, a page that cannot load (its chunk, with the server down) fails alone: the menu stays.
+    errorElement: route.layout ? <RouteError /> : undefined,
     handle: { name: route.name },
   });
   return [

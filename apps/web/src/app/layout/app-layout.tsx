@@ -11,6 +11,7 @@ import { storage } from '@/lib/storage';
 import { AntdProvider } from '../antd-provider';
 import { menuEntries, menuPath, openGroupKeys, selectedMenuKeys, toMenuItems } from '../menu';
 import { appRoutes, findRoute } from '../routes';
+import { ServerUnreachableAlert } from './server-unreachable-alert';
 import { SideMenu } from './side-menu';
 import { UserMenu } from './user-menu';
 
@@ -125,6 +126,7 @@ function ConsoleLayout() {
           <UserMenu user={user} />
         </Header>
         <Content className="app-content">
+          <ServerUnreachableAlert />
           {route ? (
             <div className="page-heading">
               <Typography.Title level={3} className="page-heading__title">
