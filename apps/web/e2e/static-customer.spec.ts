@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choose, choosePayMethod, keepScreenshot, openWithSession } from './helpers';
+import { apiLogin, apiRegister, choose, choosePayMethod, confirmDialog, keepScreenshot, openWithSession } from './helpers';
 
 // Static residential IPs as a customer uses them: bought and paid with the sandbox, listed with their
 // lines, one renewed through the checkout, the other replaced. The steps share the customer and the store.
@@ -129,6 +129,29 @@ test('the customer renews one IP through the checkout: its expiry moves 30 days 
   await expect(row.getByTestId('static-time-left')).toHaveText('in 59 days');
   await expect(rowOf(page, bought[1]!).getByTestId('static-time-left')).toHaveText('in 29 days');
   await expect(page.getByTestId('static-orders').locator('.ant-table-row')).toHaveCount(2);
+});
+
+test('Recharge Details lists the static purchase and its renewal with their kinds, filters by kind, and cancels an unpaid order', async ({ page }) => {
+  const goods = (await call(page, token, 'get', '/api/goods')) as { packages: { id: number }[] };
+  const unpaid = (await call(page, token, 'post', '/api/buy/dynamic', { goodsId: goods.packages[0]!.id, payMethod: 'sandbox' })) as { order: { orderNo: string } };
+  await openWithSession(page, `/manage/center/rechargeDetails?lang=en&token=${token}`);
+  const list = page.getByTestId('recharge-details');
+  const rows = list.locator('.ant-table-row');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.getByTestId('order-kind')).toHaveText(['Rotating traffic', 'Static IP renewal', 'Static IP']);
+
+  await choose(page, page.getByTestId('filter-kind'), 'Static IP renewal');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(bought[0]!);
+  await list.getByRole('button', { name: 'Reset' }).click();
+  await expect(rows).toHaveCount(3);
+
+  const pending = rows.filter({ hasText: unpaid.order.orderNo });
+  await pending.getByTestId('cancel-order-button').click();
+  await keepScreenshot(page, 'recharge-cancel-dialog');
+  await confirmDialog(page, 'cancel-order-confirm');
+  await expect(pending).toContainText('Cancelled');
+  await expect(pending.getByTestId('cancel-order-button')).toHaveCount(0);
 });
 
 test('the customer replaces the other IP with a reason: a new exit, no replacement left', async ({ page }) => {

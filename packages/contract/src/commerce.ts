@@ -213,6 +213,8 @@ export const buyResponse = z.object({ order: orderDto, payment: paymentInstructi
 
 export const orderNoField = z.string().trim().min(1, { error: 'validation.orderNo' }).max(40);
 export const orderCheckBody = z.strictObject({ orderNo: orderNoField });
+/** `POST /order-cancel`: a customer abandons an unpaid order of theirs. */
+export const orderCancelBody = orderCheckBody;
 
 export const intentionBody = z.strictObject({
   kind: z.enum(['dynamic', 'static']),
@@ -229,6 +231,9 @@ export const myOrderQuery = pageQuery.extend({
   to: z.iso.date({ error: 'validation.date' }).optional(),
 });
 export type MyOrderQuery = z.infer<typeof myOrderQuery>;
+/** `GET /record/order`: every order of the caller (Recharge Details), optionally of one kind. */
+export const myAllOrdersQuery = myOrderQuery.extend({ kind: z.enum(ORDER_KINDS).optional() });
+export type MyAllOrdersQuery = z.infer<typeof myAllOrdersQuery>;
 
 // ---------- traffic ----------
 

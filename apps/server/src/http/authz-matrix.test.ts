@@ -118,6 +118,7 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
       'GET /api/record/usage': { url: (id) => `/api/record/usage?accountId=${id}`, filter: true },
       'GET /api/record/usage/export': { url: (id) => `/api/record/usage/export?accountId=${id}`, filter: true },
       'POST /api/order-check': { url: () => '/api/order-check', body: () => ({ orderNo }) },
+      'POST /api/order-cancel': { url: () => '/api/order-cancel', body: () => ({ orderNo }) },
       'DELETE /api/proxy/allowlist/:id': { url: () => `/api/proxy/allowlist/${entryId}` },
       'POST /api/proxy/dynamic/:id/extract-key': { url: (id) => `/api/proxy/dynamic/${id}/extract-key` },
       'PUT /api/proxy/static/:id': { url: () => `/api/proxy/static/${staticId}`, body: () => ({ remark: 'taken over' }) },

@@ -1,4 +1,4 @@
-import type { MyOrderQuery, OrderDto, Page } from '@resi/contract';
+import type { MyAllOrdersQuery, MyOrderQuery, OrderDto, Page } from '@resi/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
@@ -17,3 +17,13 @@ export const myOrdersQueryOptions = (query: MyOrderFilters) =>
 export function useMyOrders(query: MyOrderFilters) {
   return useQuery(myOrdersQueryOptions(query));
 }
+
+export type MyAllOrderFilters = Partial<MyAllOrdersQuery>;
+
+/** GET /api/record/order?…&kind → every order of the customer, traffic and static (Recharge Details). */
+export async function getMyAllOrders(query: MyAllOrderFilters): Promise<Page<OrderDto>> {
+  return (await api.get<Page<OrderDto>>('/record/order', { ...query })).data;
+}
+
+export const myAllOrdersQueryOptions = (query: MyAllOrderFilters) =>
+  queryOptions({ queryKey: [...myOrdersKey, 'all', query], queryFn: () => getMyAllOrders(query), placeholderData: keepPreviousData, staleTime: 0 });

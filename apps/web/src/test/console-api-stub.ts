@@ -108,6 +108,8 @@ const staticProxy: StaticProxyDto = {
   status: 'active',
   remark: null,
   replacementsLeft: 3,
+  bytesToday: 2048,
+  bytes30Days: 5 * 1024 ** 2,
 };
 const staticOrder = orderFixture(5, { orderNo: 'S20260101000000000005', kind: 'static', items: [{ type: 'static', name: name('Germany'), regionId: 1, businessId: 1, business: name('E-commerce'), quantity: 1, days: 30, unitPrice: 500 }], amount: 500 });
 const upstream: UpstreamDto = { id: 1, protocol: 'http', host: 'us1.supplier.example', port: 8000, username: null, password: null, country: 'US', state: null, city: null, enabled: true, remark: null };
@@ -127,7 +129,7 @@ const staticRow: StaticInventoryDto = {
   updatedAt: '2026-01-01T00:00:00Z',
 };
 const usageRecord: UsageRecordPage = {
-  ...page([{ bucket: '2026-01-07', accountId: 1, username: 'scraper_one', accountDeleted: false, country: 'US', bytesUp: 1024, bytesDown: 3072 }]),
+  ...page([{ bucket: '2026-01-07', accountId: 1, username: 'scraper_one', accountDeleted: false, staticIp: null, country: 'US', bytesUp: 1024, bytesDown: 3072 }]),
   totals: { bytesUp: 1024, bytesDown: 3072 },
 };
 const traffic: TrafficSummary = {
@@ -246,6 +248,7 @@ const ANSWERS: Record<string, unknown> = {
   '/api/captcha': { id: 'c1', svg: '<svg xmlns="http://www.w3.org/2000/svg"/>' },
   '/api/traffic': traffic,
   '/api/record/dynamic-order': page([orderFixture(1)]),
+  '/api/record/order': page([orderFixture(1)]),
   '/api/record/usage': usageRecord,
   '/api/proxy/dynamic': { items: [account] },
   '/api/proxy/endpoint': TEST_ENDPOINT,

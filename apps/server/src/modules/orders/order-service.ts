@@ -183,6 +183,19 @@ export class OrderService {
     return this.orders.cancelPending(orderNo, iso(this.d.clock.now()));
   }
 
+  /**
+   * `POST /order-cancel`: a customer abandons an unpaid order of theirs, which frees what it held (a unique
+   * USDT amount, static IPs, a place under the open-order cap). A payment that still arrives for it goes to
+   * the admins' review, like one for an expired order (fulfilment.ts).
+   */
+  async cancelOwn(userId: number, orderNo: string): Promise<OrderRow> {
+    const order = await this.ownOrder(userId, orderNo);
+    if (order.status === 'pending' && (await this.cancel(order.order_no))) return this.ownOrder(userId, orderNo);
+    // Paid, expired or cancelled meanwhile (a webhook a moment earlier): what it is now.
+    const now = await this.ownOrder(userId, orderNo);
+    throw new AppError('ORDER_NOT_CANCELLABLE', { status: now.status });
+  }
+
   /** An order by number for pages that are not the owner's API (the sandbox page): no owner check. */
   findForPage(orderNo: string): Promise<OrderRow | undefined> {
     return this.orders.find(orderNo);

@@ -1,4 +1,4 @@
-import { buyDynamicBody, buyResponse, envelope, errorBody, intentionBody, myOrderQuery, orderCheckBody, orderDto, pageOf } from '@resi/contract';
+import { buyDynamicBody, buyResponse, envelope, errorBody, intentionBody, myAllOrdersQuery, type MyOrderQuery, myOrderQuery, ORDER_KINDS, type OrderKind, orderCancelBody, orderCheckBody, orderDto, pageOf } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentAuth } from '../../shared/request-context';
@@ -29,22 +29,34 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { 
     return { data: toOrderDto(await orders.check(user.id, request.body.orderNo, request.lang)) };
   });
 
+  app.post('/order-cancel', { config, schema: { tags, body: orderCancelBody, response: { 200: envelope(orderDto), ...errors } } }, async (request) => {
+    const { user } = currentAuth(request);
+    return { data: toOrderDto(await orders.cancelOwn(user.id, request.body.orderNo)) };
+  });
+
   app.post('/logs/intention-purchase', { config, schema: { tags, body: intentionBody, response: { 200: envelope(z.null()), ...errors } } }, async (request) => {
     const { user } = currentAuth(request);
     await orders.logIntention(user.id, request.body);
     return { data: null };
   });
 
+  const ordersPage = async (userId: number, kinds: OrderKind[], q: MyOrderQuery) => {
+    const { items, total } = await orderRepo.pageForUser(userId, kinds, q);
+    return { data: { items: items.map(toOrderDto), total, page: q.page, pageSize: q.pageSize } };
+  };
+
+  // Every order of the caller, of one kind when asked (Recharge Details).
+  app.get('/record/order', { config, schema: { tags, querystring: myAllOrdersQuery, response: { 200: envelope(pageOf(orderDto)), ...errors } } }, async (request) =>
+    ordersPage(currentAuth(request).user.id, request.query.kind ? [request.query.kind] : [...ORDER_KINDS], request.query),
+  );
+
   // Traffic orders (with the admins' recharges) and static orders (purchases and renewals), each its own list.
   for (const [url, kinds] of [
     ['/record/dynamic-order', ['dynamic', 'manual-recharge']],
     ['/record/static-order', ['static', 'static-renew']],
   ] as const) {
-    app.get(url, { config, schema: { tags, querystring: myOrderQuery, response: { 200: envelope(pageOf(orderDto)), ...errors } } }, async (request) => {
-      const { user } = currentAuth(request);
-      const q = request.query;
-      const { items, total } = await orderRepo.pageForUser(user.id, [...kinds], q);
-      return { data: { items: items.map(toOrderDto), total, page: q.page, pageSize: q.pageSize } };
-    });
+    app.get(url, { config, schema: { tags, querystring: myOrderQuery, response: { 200: envelope(pageOf(orderDto)), ...errors } } }, async (request) =>
+      ordersPage(currentAuth(request).user.id, [...kinds], request.query),
+    );
   }
 };

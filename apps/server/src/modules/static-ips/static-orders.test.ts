@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
-import { seedCatalogue, signedIn } from '../../../test/commerce';
+import { buy, seedCatalogue, signedIn } from '../../../test/commerce';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { text } from '../../../test/i18n';
 import { addressPool, importInventory } from '../../../test/static-kit';
@@ -137,6 +137,53 @@ describe.each(DIALECTS)('buying static IPs on %s', (dialect) => {
     const theirs = await call(t.app, 'POST', '/api/buy/static-renew', { token: stranger.token, body: { staticProxyIds: [a!.id], days: 30, payMethod: 'sandbox' } });
     expect([theirs.status, theirs.body.code]).toEqual([404, 'NOT_FOUND']);
     expect((await call(t.app, 'GET', '/api/proxy/static', { token: stranger.token })).body.data.items).toEqual([]);
+  });
+
+  it("Recharge Details lists every order of the caller with its kind; a customer cancels an unpaid order of theirs, which gives its IPs back", async () => {
+    await stockUp(2);
+    const { token } = await signedIn(t);
+    const goodsId = (await call(t.app, 'GET', '/api/goods')).body.data.packages[0].id as number;
+    const traffic = await buy(t, token, goodsId, 'sandbox');
+    await pay(traffic);
+    const bought = (await buyStatic(token, 1)).body.data.order.orderNo as string;
+    await pay(bought);
+    const [ip] = (await call(t.app, 'GET', '/api/proxy/static', { token })).body.data.items as { id: number }[];
+    const renewal = (await call(t.app, 'POST', '/api/buy/static-renew', { token, body: { staticProxyIds: [ip!.id], days: 30, payMethod: 'sandbox' } })).body.data.order.orderNo as string;
+    await pay(renewal);
+    const unpaid = (await buyStatic(token, 1)).body.data.order.orderNo as string;
+    const stranger = await signedIn(t);
+    await buy(t, stranger.token, goodsId, 'sandbox');
+
+    const all = await call(t.app, 'GET', '/api/record/order', { token });
+    expect(all.body.data.items.map((o: { orderNo: string; kind: string; status: string }) => [o.orderNo, o.kind, o.status])).toEqual([
+      [unpaid, 'static', 'pending'],
+      [renewal, 'static-renew', 'paid'],
+      [bought, 'static', 'paid'],
+      [traffic, 'dynamic', 'paid'],
+    ]);
+    expect(all.body.data.total).toBe(4);
+    const renewals = await call(t.app, 'GET', '/api/record/order?kind=static-renew', { token });
+    expect(renewals.body.data.items.map((o: { orderNo: string }) => o.orderNo)).toEqual([renewal]);
+    const badKind = await call(t.app, 'GET', '/api/record/order?kind=gold', { token, lang: 'zh' });
+    expect(badKind.status).toBe(400);
+
+    // Cancelling: the IP it held is free again; a second cancel, a paid order and a stranger's order are refused.
+    const free = await available();
+    const cancel = (orderNo: string, as = token, lang: 'en' | 'zh-cn' | 'zh' = 'en') => call(t.app, 'POST', '/api/order-cancel', { token: as, lang, body: { orderNo } });
+    expect((await cancel(unpaid, stranger.token)).status).toBe(404);
+    const done = await cancel(unpaid);
+    expect([done.status, done.body.data.status]).toEqual([200, 'cancelled']);
+    expect(await available()).toBe(free + 1);
+    const again = await cancel(unpaid, token, 'zh-cn');
+    expect([again.status, again.body.code, again.body.message]).toEqual([409, 'ORDER_NOT_CANCELLABLE', text('zh-cn', 'errors.ORDER_NOT_CANCELLABLE', { status: 'cancelled' })]);
+    expect(again.body.message).toContain('已取消');
+    expect((await cancel(traffic)).body.code).toBe('ORDER_NOT_CANCELLABLE');
+    expect((await cancel('D20990101000000000001')).status).toBe(404);
+    expect((await call(t.app, 'POST', '/api/order-cancel', { token, body: {} })).status).toBe(400);
+    expect((await call(t.app, 'POST', '/api/order-cancel', { body: { orderNo: unpaid } })).status).toBe(401);
+    // A payment that still comes for it is not credited: it waits for the admins' review.
+    expect((await pay(unpaid)).statusCode).not.toBe(500);
+    expect((await call(t.app, 'POST', '/api/order-check', { token, body: { orderNo: unpaid } })).body.data.status).toBe('cancelled');
   });
 
   it('admins grant IPs and days at no charge, audited', async () => {

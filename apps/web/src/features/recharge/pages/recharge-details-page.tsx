@@ -1,6 +1,6 @@
-import { CreditCardOutlined, ReloadOutlined } from '@ant-design/icons';
-import { normalizeLang, ORDER_STATUSES, PAY_METHODS, type OrderDto, type OrderStatus, type PayMethod } from '@resi/contract';
-import { Button, Card, DatePicker, Select, Space } from 'antd';
+import { CloseCircleOutlined, CreditCardOutlined, ReloadOutlined } from '@ant-design/icons';
+import { normalizeLang, ORDER_KINDS, ORDER_STATUSES, PAY_METHODS, type OrderDto, type OrderKind, type OrderStatus, type PayMethod } from '@resi/contract';
+import { Button, Card, DatePicker, Modal, Select, Space, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,33 +12,63 @@ import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { PayMethodLabel } from '@/components/pay-method-label';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { dateRangeQuery, formatMoney } from '@/lib/format';
-import { myOrdersQueryOptions, type MyOrderFilters } from '@/api/get-my-orders';
+import { myAllOrdersQueryOptions, type MyAllOrderFilters } from '@/api/get-my-orders';
+import { notify } from '@/lib/notify';
+import { useCancelOrder } from '../api/cancel-order';
 import { canContinuePayment, ContinuePaymentModal } from '../components/continue-payment-modal';
 
 interface Filters {
+  kind?: OrderKind;
   status?: OrderStatus;
   payMethod?: PayMethod;
   range?: [Dayjs | null, Dayjs | null] | null;
 }
 
-/** /center/rechargeDetails: the customer's orders, filtered and paged by the server. */
+/** /center/rechargeDetails: every order of the customer (traffic and static), filtered and paged by the server; an unpaid one can be paid or cancelled. */
 export default function RechargeDetailsPage() {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const [filters, setFilters] = useState<Filters>({});
   const [paying, setPaying] = useState<OrderDto | null>(null);
   const actionsPin = useActionsPin();
+  const [modal, modalHolder] = Modal.useModal();
+  const cancel = useCancelOrder();
 
-  const query: MyOrderFilters = { status: filters.status, payMethod: filters.payMethod, ...dateRangeQuery(filters.range) };
-  const paged = usePagedQuery(myOrdersQueryOptions, query);
+  const query: MyAllOrderFilters = { kind: filters.kind, status: filters.status, payMethod: filters.payMethod, ...dateRangeQuery(filters.range) };
+  const paged = usePagedQuery(myAllOrdersQueryOptions, query);
   const orders = paged.query;
+
+  const confirmCancel = (order: OrderDto) => {
+    modal.confirm({
+      title: t('recharge.cancel.title'),
+      content: t('recharge.cancel.content', { orderNo: order.orderNo }),
+      okText: t('recharge.cancel.ok'),
+      okButtonProps: { danger: true, 'data-testid': 'cancel-order-confirm' } as never,
+      cancelText: t('recharge.cancel.keep'),
+      onOk: () =>
+        cancel
+          .mutateAsync(order.orderNo)
+          .then(() => notify.success(t('recharge.cancel.done')))
+          .catch(() => undefined),
+    });
+  };
 
   const filter = (patch: Partial<Filters>) => setFilters({ ...filters, ...patch });
 
   return (
     <Card variant="borderless" className="surface-card" data-testid="recharge-details">
+      {modalHolder}
       <div className="table-toolbar">
         <Space wrap size={[12, 12]}>
+          <Select<OrderKind>
+            allowClear
+            placeholder={t('recharge.filters.kind')}
+            value={filters.kind}
+            onChange={(kind) => filter({ kind })}
+            options={ORDER_KINDS.map((k) => ({ value: k, label: t(`commerce.orderKind.${k}`) }))}
+            className="filter-select"
+            data-testid="filter-kind"
+          />
           <Select<OrderStatus>
             allowClear
             placeholder={t('recharge.filters.status')}
@@ -76,7 +106,8 @@ export default function RechargeDetailsPage() {
             className: 'nowrap',
             render: (v: string) => <CopyableCode value={v} />,
           },
-          { title: t('recharge.columns.item'), key: 'item', render: (_v, order) => <OrderItems order={order} /> },
+          { title: t('recharge.columns.kind'), dataIndex: 'kind', className: 'nowrap', render: (k: OrderKind) => <Tag data-testid="order-kind">{t(`commerce.orderKind.${k}`)}</Tag> },
+          { title: t('recharge.columns.item'), key: 'item', render: (_v, order) => <OrderItems order={order} kindTag={false} /> },
           {
             title: t('recharge.columns.amount'),
             key: 'amount',
@@ -92,12 +123,20 @@ export default function RechargeDetailsPage() {
             key: 'actions',
             fixed: actionsPin,
             className: 'nowrap',
-            render: (_v, order) =>
-              canContinuePayment(order, orders.dataUpdatedAt) ? (
-                <Button type="link" icon={<CreditCardOutlined />} onClick={() => setPaying(order)} data-testid="continue-payment-button">
-                  {t('recharge.continue.action')}
-                </Button>
-              ) : null,
+            render: (_v, order) => (
+              <Space size={0}>
+                {canContinuePayment(order, orders.dataUpdatedAt) ? (
+                  <Button type="link" icon={<CreditCardOutlined />} onClick={() => setPaying(order)} data-testid="continue-payment-button">
+                    {t('recharge.continue.action')}
+                  </Button>
+                ) : null}
+                {order.status === 'pending' && Date.parse(order.expiresAt) > orders.dataUpdatedAt ? (
+                  <Button type="link" danger icon={<CloseCircleOutlined />} onClick={() => confirmCancel(order)} data-testid="cancel-order-button">
+                    {t('recharge.cancel.action')}
+                  </Button>
+                ) : null}
+              </Space>
+            ),
           },
         ]}
       />
