@@ -169,6 +169,9 @@ export const staticProxyDto = z.object({
   status: z.enum(STATIC_PROXY_STATUSES),
   remark: z.string().nullable(),
   replacementsLeft: z.number().int(),
+  /** Bytes up and down its login carried today (UTC) and over the last 30 days, today included: static traffic is its own, never the rotating balance's. */
+  bytesToday: z.number().int(),
+  bytes30Days: z.number().int(),
 });
 export type StaticProxyDto = z.infer<typeof staticProxyDto>;
 

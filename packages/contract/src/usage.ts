@@ -35,6 +35,8 @@ export const usageRecordDto = z.object({
   /** Null only if the account row is gone; a deleted account keeps its name (and `accountDeleted`). */
   username: z.string().nullable(),
   accountDeleted: z.boolean(),
+  /** The static IP whose own login carried these bytes; null for a rotating account (static traffic draws no balance). */
+  staticIp: z.string().nullable(),
   /** Null when the exit had no country. */
   country: z.string().nullable(),
   bytesUp: z.number().int(),

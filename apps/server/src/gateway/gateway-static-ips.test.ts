@@ -180,6 +180,13 @@ describe.each(DIALECTS)('static IPs through the gateway on %s', (dialect) => {
     expect(b.accountUsed).toBe(b.total);
     expect(await grantsOf(t, c.user.id)).toEqual([{ bytes: 1 * MB, used_bytes: 0 }]);
     expect((await call(t.app, 'GET', '/api/traffic', { token: c.token })).body.data.balanceBytes).toBe(1 * MB);
+    // Static traffic is not rotating traffic: out of the rotating charts, shown on its IP, tagged in Usage Record.
+    const rotatingViews = (await call(t.app, 'GET', '/api/traffic', { token: c.token })).body.data as { series: { bytesUp: number; bytesDown: number }[]; byAccount: unknown[]; byCountry: unknown[] };
+    expect([rotatingViews.byAccount, rotatingViews.byCountry, rotatingViews.series.reduce((sum, s) => sum + s.bytesUp + s.bytesDown, 0)]).toEqual([[], [], 0]);
+    const [shown] = (await call(t.app, 'GET', '/api/proxy/static', { token: c.token })).body.data.items as { bytesToday: number; bytes30Days: number }[];
+    expect([shown!.bytesToday, shown!.bytes30Days]).toEqual([b.total, b.total]);
+    const record = (await call(t.app, 'GET', '/api/record/usage', { token: c.token })).body.data.items as { staticIp: string | null; bytesUp: number; bytesDown: number }[];
+    expect(record.map((r) => [r.staticIp, r.bytesUp + r.bytesDown])).toEqual([[ip.ip, b.total]]);
 
     // A replacement moves the allocation to the SOCKS5 row: the tunnel on the old exit is cut, new ones take the new exit.
     const old = await openTunnel(ip);

@@ -1,5 +1,5 @@
 import type { StaticProxyQuery } from '@resi/contract';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database, StaticAllocationTable } from '../../db/schema';
 
 type Trx = Transaction<Database>;
@@ -145,6 +145,28 @@ export class StaticAllocationRepository {
       .groupBy('allocation_id')
       .execute();
     return new Map(rows.map((r) => [r.allocation_id!, Number(r.n)]));
+  }
+
+  /**
+   * Bytes (up and down) each static login carried since `since`, and since `today` (a later hour): the
+   * metered usage_hourly rows of those proxy accounts.
+   */
+  async usageSince(accountIds: number[], since: string, today: string, trx?: Trx): Promise<Map<number, { today: number; total: number }>> {
+    if (accountIds.length === 0) return new Map();
+    const bytes = sql<number>`u.bytes_up + u.bytes_down`;
+    const rows = await (trx ?? this.db)
+      .selectFrom('usage_hourly as u')
+      .select([
+        'u.account_id',
+        (eb) => eb.fn.sum<number>(bytes).as('total'),
+        (eb) => eb.fn.sum<number>(eb.case().when('u.hour', '>=', today).then(bytes).else(0).end()).as('today'),
+      ])
+      .where('u.account_id', 'in', accountIds)
+      .where('u.hour', '>=', since)
+      .groupBy('u.account_id')
+      .execute();
+    // PostgreSQL answers sums of bigint as numeric strings.
+    return new Map(rows.map((r) => [r.account_id, { today: Number(r.today), total: Number(r.total) }]));
   }
 
   /** Active allocations past their expiry enter grace; answers them. */

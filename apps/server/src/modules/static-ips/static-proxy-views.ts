@@ -15,6 +15,14 @@ export interface GatewayEndpoint {
 /** Replacements are counted over this window (docs/business-rules.md#static-residential-ips). */
 export const REPLACEMENT_WINDOW_DAYS = 30;
 
+/** Midnight UTC of `now`'s day, as usage hours are stored: the start of "today" for a static IP's traffic. */
+const utcDayStart = (now: Date) => `${iso(now).slice(0, 10)}T00:00:00.000Z`;
+/** The first hour of the 30 days a static IP's traffic is shown for: today and the 29 days before it. */
+const usageWindowStart = (now: Date) => utcDayStart(addMs(now, -(STATIC_USAGE_DAYS - 1) * DAY));
+
+/** Days of traffic shown per static IP (`bytes30Days`). */
+export const STATIC_USAGE_DAYS = 30;
+
 /** A customer's static IPs as the API answers them: with the login's password and the replacements left. */
 export class StaticProxyViews {
   constructor(
@@ -47,6 +55,12 @@ export class StaticProxyViews {
       since,
       trx,
     );
+    const traffic = await this.allocations.usageSince(
+      rows.map((r) => r.account_id),
+      usageWindowStart(this.clock.now()),
+      utcDayStart(this.clock.now()),
+      trx,
+    );
     return rows.map((r) => ({
       id: r.id,
       ip: r.exit_ip,
@@ -66,6 +80,8 @@ export class StaticProxyViews {
       status: r.status === 'active' && r.expires_at <= now ? 'grace' : r.status,
       remark: r.remark,
       replacementsLeft: Math.max(0, this.replacementsPerWindow - (used.get(r.id) ?? 0)),
+      bytesToday: traffic.get(r.account_id)?.today ?? 0,
+      bytes30Days: traffic.get(r.account_id)?.total ?? 0,
     }));
   }
 }

@@ -98,12 +98,20 @@ export interface UsageRow {
   bytes_down: number;
 }
 
-/** Usage rows of one user since `since` (an hour bucket), optionally of one of their proxy accounts. */
+/**
+ * Rotating usage rows of one user since `since` (an hour bucket), optionally of one of their proxy accounts.
+ * A static IP's login is metered too, but its traffic is not rotating traffic (it draws no balance): Static
+ * Residential shows it per IP, Usage Record tags it.
+ */
 export class UsageRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   private base(userId: number, since: string, accountId?: number) {
-    let q = this.db.selectFrom('usage_hourly as u').where('u.user_id', '=', userId).where('u.hour', '>=', since);
+    let q = this.db
+      .selectFrom('usage_hourly as u')
+      .where('u.user_id', '=', userId)
+      .where('u.hour', '>=', since)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('proxy_accounts as pa').select('pa.id').whereRef('pa.id', '=', 'u.account_id').where('pa.kind', '=', 'static'))));
     if (accountId) q = q.where('u.account_id', '=', accountId);
     return q;
   }

@@ -5,6 +5,7 @@ import type { UsageRecordRow } from './usage-record-repository';
 export const usageRecordCsvColumns: CsvColumn<UsageRecordRow>[] = [
   { key: 'bucket', value: (r) => r.bucket },
   { key: 'account', value: (r) => r.username ?? `#${r.account_id}` },
+  { key: 'staticIp', value: (r) => r.static_ip },
   { key: 'country', value: (r) => r.country || null },
   { key: 'bytesUp', value: (r) => r.bytes_up },
   { key: 'bytesDown', value: (r) => r.bytes_down },

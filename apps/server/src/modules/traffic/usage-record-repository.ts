@@ -16,6 +16,8 @@ export interface UsageRecordRow {
   account_id: number;
   username: string | null;
   deleted_at: string | null;
+  /** The exit IP of the static allocation whose login this account is; null for a rotating account. */
+  static_ip: string | null;
   country: string | null;
   bytes_up: number;
   bytes_down: number;
@@ -65,16 +67,20 @@ export class UsageRecordRepository {
     // A left join: usage must never vanish from the record because its account row is missing.
     return this.filtered(f)
       .leftJoin('proxy_accounts as a', 'a.id', 'u.account_id')
+      // One allocation per static login (a unique key), so these joins never multiply a row.
+      .leftJoin('static_allocations as sa', 'sa.account_id', 'u.account_id')
+      .leftJoin('static_inventory as si', 'si.id', 'sa.inventory_id')
       .select([
         bucket.as('bucket'),
         'u.account_id',
         'a.username',
         'a.deleted_at',
+        'si.exit_ip as static_ip',
         'u.country',
         (eb) => eb.fn.sum<number>('u.bytes_up').as('bytes_up'),
         (eb) => eb.fn.sum<number>('u.bytes_down').as('bytes_down'),
       ])
-      .groupBy([bucket, 'u.account_id', 'a.username', 'a.deleted_at', 'u.country']);
+      .groupBy([bucket, 'u.account_id', 'a.username', 'a.deleted_at', 'si.exit_ip', 'u.country']);
   }
 
   private ordered(f: UsageRecordFilter) {

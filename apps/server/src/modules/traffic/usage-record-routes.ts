@@ -16,6 +16,7 @@ const toDto = (r: UsageRecordRow): UsageRecordDto => ({
   accountId: r.account_id,
   username: r.username,
   accountDeleted: r.deleted_at !== null,
+  staticIp: r.static_ip,
   country: r.country || null,
   bytesUp: r.bytes_up,
   bytesDown: r.bytes_down,

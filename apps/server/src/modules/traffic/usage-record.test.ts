@@ -88,12 +88,12 @@ describe.each(DIALECTS)('Usage Record on %s', (dialect) => {
       [day(-6), 'a3', 'GB', 7, 8],
     ]);
     expect(res.body.data).toMatchObject({ total: 7, page: 1, pageSize: 20, totals: { bytesUp: 376, bytesDown: 1400 } });
-    expect(res.body.data.items[0]).toEqual({ bucket: day(0), accountId: ids.a1, username: names.a1, accountDeleted: false, country: null, bytesUp: 5, bytesDown: 6 });
+    expect(res.body.data.items[0]).toEqual({ bucket: day(0), accountId: ids.a1, username: names.a1, accountDeleted: false, staticIp: null, country: null, bytesUp: 5, bytesDown: 6 });
   });
 
   it('keeps a deleted account’s usage, under its name and marked deleted', async () => {
     const res = await get({ accountId: ids.a3 });
-    expect(res.body.data.items).toEqual([{ bucket: day(-6), accountId: ids.a3, username: names.a3, accountDeleted: true, country: 'GB', bytesUp: 7, bytesDown: 8 }]);
+    expect(res.body.data.items).toEqual([{ bucket: day(-6), accountId: ids.a3, username: names.a3, accountDeleted: true, staticIp: null, country: 'GB', bytesUp: 7, bytesDown: 8 }]);
     expect(res.body.data.totals).toEqual({ bytesUp: 7, bytesDown: 8 });
   });
 
@@ -164,7 +164,7 @@ describe.each(DIALECTS)('Usage Record on %s', (dialect) => {
 
   it("never shows another user's usage, not even by naming their account", async () => {
     const own = await get({}, bob);
-    expect(own.body.data.items).toEqual([{ bucket: day(0), accountId: ids.b1, username: names.b1, accountDeleted: false, country: 'US', bytesUp: 999, bytesDown: 999 }]);
+    expect(own.body.data.items).toEqual([{ bucket: day(0), accountId: ids.b1, username: names.b1, accountDeleted: false, staticIp: null, country: 'US', bytesUp: 999, bytesDown: 999 }]);
     const theirs = await get({ accountId: ids.b1 });
     expect(theirs.status).toBe(200);
     expect(theirs.body.data).toEqual({ items: [], total: 0, page: 1, pageSize: 20, totals: { bytesUp: 0, bytesDown: 0 } });
@@ -211,21 +211,21 @@ describe.each(DIALECTS)('Usage Record on %s', (dialect) => {
     expect(res.rawPayload.subarray(0, 3).equals(BOM)).toBe(true);
     // Paging does not apply to a download: every row of the window.
     expect(parse(res.rawPayload, { bom: true })).toEqual([
-      ['时间 (UTC)', '代理账号', '国家/地区', '上传 (字节)', '下载 (字节)', '合计 (字节)'],
-      [day(0), names.a1, '', '5', '6', '11'],
-      [day(0), names.a1, 'US', '110', '1020', '1130'],
-      [day(0), names.a2, 'DE', '200', '300', '500'],
-      [day(0), names.a2, 'US', '50', '60', '110'],
-      [day(-1), names.a1, 'US', '1', '2', '3'],
-      [day(-1), names.a2, 'US', '3', '4', '7'],
-      [day(-6), names.a3, 'GB', '7', '8', '15'],
+      ['时间 (UTC)', '代理账号', '静态IP', '国家/地区', '上传 (字节)', '下载 (字节)', '合计 (字节)'],
+      [day(0), names.a1, '', '', '5', '6', '11'],
+      [day(0), names.a1, '', 'US', '110', '1020', '1130'],
+      [day(0), names.a2, '', 'DE', '200', '300', '500'],
+      [day(0), names.a2, '', 'US', '50', '60', '110'],
+      [day(-1), names.a1, '', 'US', '1', '2', '3'],
+      [day(-1), names.a2, '', 'US', '3', '4', '7'],
+      [day(-6), names.a3, '', 'GB', '7', '8', '15'],
     ]);
 
     const en = await t.app.inject({ method: 'GET', url: `/api/record/usage/export?granularity=hour&country=de&from=${day(0)}&to=${day(0)}`, headers: { authorization: `Bearer ${alice}` } });
     expect(en.headers['content-disposition']).toBe(`attachment; filename="usage-${day(0)}-${day(0)}.csv"`);
     expect(parse(en.rawPayload, { bom: true })).toEqual([
-      ['Time (UTC)', 'Proxy account', 'Country', 'Upload (bytes)', 'Download (bytes)', 'Total (bytes)'],
-      [`${day(0)}T03:00:00.000Z`, names.a2, 'DE', '200', '300', '500'],
+      ['Time (UTC)', 'Proxy account', 'Static IP', 'Country', 'Upload (bytes)', 'Download (bytes)', 'Total (bytes)'],
+      [`${day(0)}T03:00:00.000Z`, names.a2, '', 'DE', '200', '300', '500'],
     ]);
   });
 

@@ -43,6 +43,8 @@ const expiringIp: StaticProxyDto = {
   status: 'active',
   remark: null,
   replacementsLeft: 1,
+  bytesToday: 0,
+  bytes30Days: 0,
 };
 let expiring: StaticProxyDto[] = [];
 

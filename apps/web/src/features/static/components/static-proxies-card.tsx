@@ -8,7 +8,7 @@ import { CopyableCode } from '@/components/copyable-code';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { saveBlob } from '@/lib/download';
-import { countryName, formatDateTime, localizedName } from '@/lib/format';
+import { countryName, formatBytes, formatDateTime, localizedName } from '@/lib/format';
 import { useNow } from '@/hooks/use-now';
 import { timeLeft } from '@/lib/time-left';
 import { useSetStaticRemark } from '../api/set-static-remark';
@@ -133,6 +133,18 @@ export function StaticProxiesCard({ onRenew, onReplace, onAllowlist }: StaticPro
               <div className="static-login">
                 <CopyableCode value={p.username} />
                 <CopyableCode value={p.password} />
+              </div>
+            ),
+          },
+          {
+            title: t('static.list.columns.traffic'),
+            key: 'traffic',
+            align: 'right',
+            className: 'nowrap',
+            render: (_v, p) => (
+              <div className="static-traffic" data-testid="static-traffic">
+                <div>{t('static.list.trafficToday', { bytes: formatBytes(p.bytesToday, lang) })}</div>
+                <div className="static-traffic__month">{t('static.list.traffic30Days', { bytes: formatBytes(p.bytes30Days, lang) })}</div>
               </div>
             ),
           },

@@ -34,6 +34,8 @@ const proxy = (id: number, patch: Partial<StaticProxyDto> = {}): StaticProxyDto 
   status: 'active',
   remark: null,
   replacementsLeft: 2,
+  bytesToday: 3 * 1024 ** 2,
+  bytes30Days: 1.5 * 1024 ** 3,
   ...patch,
 });
 
@@ -124,7 +126,7 @@ async function rows(): Promise<HTMLElement[]> {
 }
 
 describe('StaticResidentialPage', () => {
-  it('lists each IP with its place, line, status, time left, login, both proxy lines and replacements left', async () => {
+  it('lists each IP with its place, line, status, time left, login, both proxy lines, its own traffic and replacements left', async () => {
     renderPage();
     const [first, second] = await rows();
     const text = first!.textContent!;
@@ -140,6 +142,7 @@ describe('StaticResidentialPage', () => {
     expect(lines.textContent).toContain('http://suser00001:StaticPass000001@gw.acme.example:9001');
     expect(lines.textContent).toContain('socks5h://suser00001:StaticPass000001@gw.acme.example:9002');
     expect((within(first!).getByTestId('static-replace') as HTMLButtonElement).disabled).toBe(false);
+    expect(within(first!).getByTestId('static-traffic').textContent).toBe('Today 3 MB30 days 1.5 GB');
 
     expect(second!.textContent).toContain('Social media');
     expect(within(second!).getByTestId('static-status').textContent).toBe('Grace period');

@@ -6,7 +6,7 @@ import { formatBytes } from '@/lib/format';
 import { countryLabel } from '@/lib/usage-data';
 import { formatBucket } from './usage-record-values';
 
-/** One row per time bucket, proxy account and country; paged by the server. */
+/** One row per time bucket, proxy account and country; paged by the server. A static IP's traffic is tagged and named by its IP. */
 export function UsageRecordTable({ paged }: { paged: PagedQuery<UsageRecordPage> }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
@@ -27,7 +27,14 @@ export function UsageRecordTable({ paged }: { paged: PagedQuery<UsageRecordPage>
           className: 'nowrap',
           render: (_v, r) => (
             <>
-              {r.username ?? `#${r.accountId}`}
+              {r.staticIp ? (
+                <>
+                  <Tag color="purple" data-testid="usage-static-tag">{t('usage.staticTag')}</Tag>
+                  {r.staticIp}
+                </>
+              ) : (
+                (r.username ?? `#${r.accountId}`)
+              )}
               {r.accountDeleted ? <Tag className="usage-record-deleted">{t('usage.deleted')}</Tag> : null}
             </>
           ),

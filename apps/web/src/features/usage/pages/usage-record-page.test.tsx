@@ -17,6 +17,7 @@ const record = (over: Partial<UsageRecordDto> = {}): UsageRecordDto => ({
   accountId: 1,
   username: 'scraper_one',
   accountDeleted: false,
+  staticIp: null,
   country: 'US',
   bytesUp: 1 * MB,
   bytesDown: 3 * MB,
@@ -77,22 +78,28 @@ async function pick(testId: string, label: string) {
 describe('UsageRecordPage', () => {
   it('shows the last 7 days by day: each row with its time, account, country and bytes, and the totals of all rows', async () => {
     serve(() => ({
-      items: [record(), record({ accountId: 2, username: 'crawler_two', accountDeleted: true, country: null, bytesUp: 512, bytesDown: 512 })],
-      total: 2,
+      items: [
+        record(),
+        record({ accountId: 2, username: 'crawler_two', accountDeleted: true, country: null, bytesUp: 512, bytesDown: 512 }),
+        record({ accountId: 3, username: 'sk2j4h6g8f', staticIp: '203.0.113.7', bytesUp: 256, bytesDown: 768 }),
+      ],
+      total: 3,
       totals: { bytesUp: 10 * MB, bytesDown: 30 * MB },
     }));
     const page = renderPage();
-    await waitFor(() => expect(bodyRows(page)).toHaveLength(2));
+    await waitFor(() => expect(bodyRows(page)).toHaveLength(3));
 
     expect(lastQuery()).toEqual({ granularity: 'day', from: weekAgo, to: today, page: '1', pageSize: '20' });
     expect([...page.querySelectorAll('thead th')].map((th) => th.textContent)).toEqual(['Time', 'Proxy account', 'Country', 'Upload', 'Download', 'Total']);
-    const [first, second] = bodyRows(page).map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
+    const [first, second, third] = bodyRows(page).map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
     expect(first).toEqual(['Nov 22, 2026', 'scraper_one', 'United States', '1 MB', '3 MB', '4 MB']);
     expect(second).toEqual(['Nov 22, 2026', 'crawler_twoDeleted', 'Any country', '512 B', '512 B', '1 KB']);
+    // A static IP's traffic is tagged and named by its IP, not by its login's generated name.
+    expect(third).toEqual(['Nov 22, 2026', 'Static IP203.0.113.7', 'United States', '256 B', '768 B', '1 KB']);
     expect(screen.getByTestId('usage-record-total-up').textContent).toContain('10 MB');
     expect(screen.getByTestId('usage-record-total-down').textContent).toContain('30 MB');
     expect(screen.getByTestId('usage-record-total-total').textContent).toContain('40 MB');
-    expect(screen.getByText('2 in total')).toBeTruthy();
+    expect(screen.getByText('3 in total')).toBeTruthy();
   });
 
   it('asks the server for the chosen granularity, account and country, from the first page', async () => {
