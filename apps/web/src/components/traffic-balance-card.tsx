@@ -3,7 +3,7 @@ import { normalizeLang } from '@resi/contract';
 import { Button, Card, Col, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatBytes, formatDateTime } from '@/lib/format';
+import { formatBalance, formatBytes, formatDateTime } from '@/lib/format';
 import type { TrafficSummary } from '@/api/get-traffic';
 import { QueryState, type QueryLike } from './query-state';
 
@@ -48,7 +48,7 @@ function Balance({ traffic }: { traffic: TrafficSummary }) {
         <Col xs={24} md={8}>
           <Statistic
             title={t('traffic.balance.balance')}
-            value={formatBytes(traffic.balanceBytes, lang)}
+            value={formatBalance(traffic.balanceBytes, lang)}
             prefix={<WalletOutlined />}
             className="balance-card__main"
             data-testid="balance-value"

@@ -5,6 +5,7 @@ import {
   bytesToGb,
   currencyDigits,
   dateRangeQuery,
+  formatBalance,
   formatBytes,
   formatMoney,
   fromMinorUnits,
@@ -13,6 +14,18 @@ import {
   pricePerGb,
   toMinorUnits,
 } from './format';
+
+describe('formatBalance', () => {
+  it('cuts to three decimals, so a balance moves with use and never shows more than is left', () => {
+    const GB = 1024 ** 3;
+    expect(formatBalance(10 * GB)).toBe('10 GB');
+    expect(formatBalance(10 * GB - Math.round(2.86 * 1024 ** 2))).toBe('9.997 GB');
+    expect(formatBalance(10 * GB - 1)).toBe('9.999 GB');
+    expect(formatBalance(Math.round(2.86 * 1024 ** 2), 'zh-cn')).toBe('2.859 MB');
+    expect(formatBalance(2.5 * 1024 ** 2, 'zh-cn')).toBe('2.5 MB');
+    expect(formatBalance(1023)).toBe('1,023 B');
+  });
+});
 
 describe('formatBytes', () => {
   it('uses binary units with at most two decimals, trailing zeros dropped', () => {

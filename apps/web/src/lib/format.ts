@@ -15,6 +15,19 @@ export const INTL_LOCALE: Record<Lang, string> = { en: 'en-US', 'zh-cn': 'zh-CN'
 
 /** `10737418240` → `10 GB`; at most two decimals, trailing zeros dropped (`1.5 GB`). */
 export function formatBytes(bytes: number, lang: Lang = 'en'): string {
+  return bytesIn(bytes, lang, 2, false);
+}
+
+/**
+ * What is left of a balance: three decimals, cut rather than rounded, so it never shows more than is left and
+ * moves with every megabyte used of a 10 GB balance (`9.997 GB` after 2.86 MB, where `formatBytes` still says
+ * `10 GB`).
+ */
+export function formatBalance(bytes: number, lang: Lang = 'en'): string {
+  return bytesIn(bytes, lang, 3, true);
+}
+
+function bytesIn(bytes: number, lang: Lang, decimals: number, cut: boolean): string {
   const sign = bytes < 0 ? '-' : '';
   let value = Math.abs(bytes);
   let unit = 0;
@@ -22,7 +35,11 @@ export function formatBytes(bytes: number, lang: Lang = 'en'): string {
     value /= 1024;
     unit += 1;
   }
-  const number = new Intl.NumberFormat(INTL_LOCALE[lang], { maximumFractionDigits: unit === 0 ? 0 : 2 }).format(value);
+  const digits = unit === 0 ? 0 : decimals;
+  // Cut by hand (Intl's roundingMode is newer than the ES2022 library this builds against); the epsilon keeps
+  // 9.997 from becoming 9.996 through 9.997 × 1000 = 9996.999….
+  if (cut) value = Math.floor(value * 10 ** digits + 1e-9) / 10 ** digits;
+  const number = new Intl.NumberFormat(INTL_LOCALE[lang], { maximumFractionDigits: digits }).format(value);
   return `${sign}${number} ${UNITS[unit]}`;
 }
 
