@@ -24,7 +24,7 @@ interface DataPage {
 }
 
 const DATA_PAGES: Record<string, DataPage> = {
-  center: { path: '/center', never: ['balance-value', 'home-usage-total', 'home-order'], shows: [['balance-value', '7 GB'], ['home-usage-total', '2 GB'], ['home-order', 'Basic 10 GB'], ['home-expiring', '203.0.113.7'], ['admin-summary', '$123.45']] },
+  center: { path: '/center', never: ['balance-value', 'home-usage-total', 'home-order', 'home-expiring', 'home-expiring-renew'], shows: [['balance-value', '7 GB'], ['home-usage-total', '2 GB'], ['home-order', 'Basic 10 GB'], ['home-expiring', '203.0.113.7'], ['admin-summary', '$123.45']] },
   buy: { path: '/center/buy', never: ['balance-value', 'packages'], shows: [['balance-value', '7 GB'], ['packages', 'Basic 10 GB']] },
   proxy: { path: '/center/proxy', never: ['no-accounts', 'endpoint-host', 'proxy-lines-card'], shows: [['endpoint-host', 'gw.acme.example'], ['proxy-lines', 'gw.acme.example:9001']] },
   rotatingResidential: { path: '/center/rotatingResidential', never: ['balance-value', 'account-name', 'usage-total'], shows: [['balance-value', '7 GB'], ['account-name', 'scraper_one'], ['usage-total', '2 GB'], ['traffic-orders', 'D20260101000000000001']] },

@@ -15,15 +15,23 @@ export const EXPIRING_DAYS = 7;
 export const EXPIRING_SHOWN = 10;
 
 /**
- * Static IPs expiring within a week, with a way to renew them. Shown only when there are some (or the list
- * failed: then it says so, rather than hiding a reminder the customer may need). A row of Account Home's grid.
+ * Static IPs expiring within a week, with a way to renew them. Shown only when there are some. When the list
+ * failed, the shared error says so in its place (a reminder the customer may need is not hidden), never the
+ * card and its Renew button as if there were IPs to renew. A row of Account Home's grid.
  */
 export function ExpiringStaticCard() {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const now = useNow();
   const expiring = useStaticProxies({ expiringDays: EXPIRING_DAYS, page: 1, pageSize: EXPIRING_SHOWN });
-  if (!expiring.isError && (expiring.data?.items.length ?? 0) === 0) return null;
+  if (expiring.isError) {
+    return (
+      <Col span={24}>
+        <QueryError query={expiring} title={t('home.expiring.failed')} testId="home-expiring-error" />
+      </Col>
+    );
+  }
+  if ((expiring.data?.items.length ?? 0) === 0) return null;
   return (
     <Col span={24}>
       <Card
@@ -43,10 +51,7 @@ export function ExpiringStaticCard() {
         }
         data-testid="home-expiring"
       >
-        {expiring.isError ? (
-          <QueryError query={expiring} title={t('home.expiring.failed')} />
-        ) : (
-          <ul className="recent-orders">
+        <ul className="recent-orders">
             {expiring.data!.items.map((p) => (
               <li key={p.id} className="recent-orders__row" data-testid="home-expiring-ip">
                 <div className="recent-orders__what">
@@ -61,7 +66,6 @@ export function ExpiringStaticCard() {
               </li>
             ))}
           </ul>
-        )}
         {expiring.data && expiring.data.total > expiring.data.items.length ? (
           <Typography.Text type="secondary">{t('home.expiring.more', { count: expiring.data.total - expiring.data.items.length })}</Typography.Text>
         ) : null}
