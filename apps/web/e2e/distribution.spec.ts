@@ -169,9 +169,9 @@ test('the admin approves the request and marks it paid; the distributor sees it 
   await expect(row).toContainText(TRON_ADDRESS);
   await row.getByTestId('payoff-approve').click();
   await confirmDialog(admin, 'payoff-approve-confirm');
-  // The list starts on pending requests: show every state to follow the row.
+  await expect(admin.locator('.ant-message')).toContainText('is now listed under “Approved”');
+  // The list starts on pending requests; the status applies as it is chosen, with no Search press.
   await choose(admin, admin.getByTestId('payoff-filter-status'), 'Approved');
-  await admin.getByTestId('payoff-search').click();
   await expect(row.getByTestId('payoff-status')).toHaveText('Approved');
   await row.getByTestId('payoff-pay').click();
   const paidModal = admin.getByTestId('payoff-paid-modal');

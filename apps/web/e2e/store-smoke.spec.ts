@@ -63,9 +63,9 @@ test('the admin approves a distributor’s payoff request from the payoff desk',
   await settled(page);
   await row.getByTestId('payoff-approve').click();
   await confirmDialog(page, 'payoff-approve-confirm');
-  // The desk starts on pending requests: show approved ones to follow the row.
+  await expect(page.locator('.ant-message')).toContainText('is now listed under “Approved”');
+  // The desk starts on pending requests; the status applies as it is chosen, with no Search press.
   await choose(page, page.getByTestId('payoff-filter-status'), 'Approved');
-  await page.getByTestId('payoff-search').click();
   await expect(row.getByTestId('payoff-status')).toHaveText('Approved');
 
   const mine = await call<{ items: { id: number; status: string }[] }>(request, distributorToken, 'get', '/api/distribution/payoff');

@@ -104,6 +104,8 @@ test('an admin disables, enables, resets the password of and promotes a customer
   const generatedBox = page.locator('.ant-modal', { hasText: 'Generated password' });
   const generated = (await generatedBox.locator('.mono').innerText()).trim();
   expect(generated).toMatch(/^[A-Za-z0-9]{16}$/);
+  // The reset is done: the only way on is to close, no Cancel as if it could be undone.
+  await expect(generatedBox.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
   await generatedBox.getByRole('button', { name: 'I have copied it' }).click();
   await expect(generatedBox).toBeHidden();
 
@@ -123,6 +125,9 @@ test('an admin disables, enables, resets the password of and promotes a customer
   await drawer.getByTestId('user-profile-save').click();
   expect((await saved).status()).toBe(200);
   await expect(drawer.locator('.user-profile')).toContainText('20%');
+  // The customer's sign-in with the new password shows in the drawer's login tab in words, not as the code `success`.
+  await drawer.getByRole('tab', { name: 'Logins' }).click();
+  await expect(drawer.getByTestId('user-logins').getByTestId('login-result').first()).toHaveText('Signed in');
   await page.locator('.ant-drawer-close').click();
   const row = page.locator('.ant-table-row', { hasText: email });
   await expect(row.getByTestId('user-distributor')).toHaveText('Distributor 20%');
@@ -142,7 +147,9 @@ test('an admin disables, enables, resets the password of and promotes a customer
 test('bulk actions over the selected users say how many they touch; the customer is disabled and enabled again', async ({ page }) => {
   await openWithSession(page, `/manage/manage/user?lang=en&token=${adminToken}`);
   const row = await findCustomer(page);
-  await expect(page.getByTestId('users-selection')).toHaveText('None selected: actions apply to every user matching the filters (1)');
+  await expect(page.getByTestId('users-selection')).toHaveText('None selected. Matching the filters: 1');
+  // Nothing chosen, nothing to disable: acting on the filtered list is its own menu.
+  await expect(page.getByTestId('bulk-disable')).toBeDisabled();
   await row.locator('.ant-checkbox-input').check();
   await expect(page.getByTestId('users-selection')).toHaveText('Selected: 1');
 
@@ -153,9 +160,11 @@ test('bulk actions over the selected users say how many they touch; the customer
   await expect(row.getByTestId('user-status')).toHaveText('Disabled');
   await expect.poll(throughProxy, { intervals: [500] }).toBe('403');
 
-  // Nothing selected any more: the action applies to the filtered list, which is this one customer.
-  await expect(page.getByTestId('users-selection')).toContainText('(1)');
-  await page.getByTestId('bulk-enable').click();
+  // Nothing selected any more: the filtered list (this one customer) is chosen from its own menu, by name.
+  await expect(page.getByTestId('users-selection')).toContainText('Matching the filters: 1');
+  await expect(page.getByTestId('bulk-enable')).toBeDisabled();
+  await page.getByTestId('bulk-filtered').click();
+  await page.getByTestId('bulk-enable-filtered').click();
   await expect(page.locator('.ant-modal-confirm')).toContainText('This touches every user matching the filters (1).');
   await confirmDialog(page, 'bulk-confirm');
   await expect(row.getByTestId('user-status')).toHaveText('Active');

@@ -142,7 +142,8 @@ export function UserActions({ user, onChanged }: { user: AdminUserDto; onChanged
         onOk={() => setGenerated(null)}
         title={t('users.reset.generatedTitle')}
         okText={t('users.reset.generatedOk')}
-        cancelButtonProps={{ hidden: true }}
+        // The reset is done: closing is the only thing left to do, so no Cancel beside it.
+        footer={(_, { OkBtn }) => <OkBtn />}
         data-testid="generated-password"
       >
         <Typography.Paragraph>{t('users.reset.generatedHint')}</Typography.Paragraph>

@@ -1,6 +1,6 @@
-import { DownloadOutlined, StopOutlined, CheckCircleOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, DownOutlined, DownloadOutlined, StopOutlined } from '@ant-design/icons';
 import { normalizeLang, type AdminUserDto, type UserFilter, type UserSort } from '@resi/contract';
-import { Button, Modal, Space, Tag, Typography } from 'antd';
+import { Button, Dropdown, Modal, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
@@ -15,8 +15,10 @@ import { UserStatusTag } from './user-status-tag';
 const SORTS: Record<string, UserSort> = { createdAt: 'createdAt', lastLoginAt: 'lastLoginAt', paidTotal: 'paidTotal' };
 
 /**
- * Every user with filters, server sorting and paging; rows can be chosen for a bulk disable/enable or
- * export, and with none chosen those act on every user the filters match. A row opens the user's detail.
+ * Every user with filters, server sorting and paging. Disable and enable act on the rows chosen, and only on
+ * them; acting on every user the filters match is a choice of its own, in a menu that names how many (a bulk
+ * disable with nothing selected once reached the whole list). Export takes the chosen rows, or with none chosen
+ * the filtered list. A row opens the user's detail.
  */
 export function UserList({ onOpen }: { onOpen: (user: AdminUserDto) => void }) {
   const { t, i18n } = useTranslation();
@@ -29,23 +31,22 @@ export function UserList({ onOpen }: { onOpen: (user: AdminUserDto) => void }) {
   const bulk = useBulkUpdateUsers();
   const exporter = useExportUsers();
   const total = paged.query.data?.total ?? 0;
-  const count = selected.length > 0 ? selected.length : total;
 
   const apply = (next: Partial<UserFilter>) => {
     setFilters(next);
     setSelected([]);
   };
 
-  const confirmBulk = (action: 'disable' | 'enable') => {
+  const confirmBulk = (action: 'disable' | 'enable', scope: 'selected' | 'filtered') => {
     modal.confirm({
       title: t(`users.bulk.${action}Title`),
-      content: t(selected.length > 0 ? 'users.bulk.contentSelected' : 'users.bulk.contentFiltered', { count }),
+      content: t(scope === 'selected' ? 'users.bulk.contentSelected' : 'users.bulk.contentFiltered', { count: scope === 'selected' ? selected.length : total }),
       okText: t(`users.bulk.${action}`),
       okButtonProps: { danger: action === 'disable', 'data-testid': 'bulk-confirm' } as never,
       cancelText: t('admin.cancel'),
       onOk: () =>
         bulk
-          .mutateAsync(selected.length > 0 ? { action, ids: selected } : { action, filter: filters })
+          .mutateAsync(scope === 'selected' ? { action, ids: selected } : { action, filter: filters })
           .then((res) => {
             notify.success(t('users.bulk.done', res.data));
             setSelected([]);
@@ -60,19 +61,34 @@ export function UserList({ onOpen }: { onOpen: (user: AdminUserDto) => void }) {
       <UserFilterBar onApply={apply} />
       <div className="table-toolbar">
         <Typography.Text type="secondary" data-testid="users-selection">
-          {selected.length > 0 ? t('users.bulk.selected', { count: selected.length }) : t('users.bulk.allFiltered', { count: total })}
+          {selected.length > 0 ? t('users.bulk.selected', { count: selected.length }) : t('users.bulk.noneSelected', { count: total })}
         </Typography.Text>
         <Space wrap>
-          <Button icon={<StopOutlined />} danger disabled={count === 0} onClick={() => confirmBulk('disable')} data-testid="bulk-disable">
-            {t('users.bulk.disable')}
+          <Button icon={<StopOutlined />} danger disabled={selected.length === 0} onClick={() => confirmBulk('disable', 'selected')} data-testid="bulk-disable">
+            {t('users.bulk.disableSelected')}
           </Button>
-          <Button icon={<CheckCircleOutlined />} disabled={count === 0} onClick={() => confirmBulk('enable')} data-testid="bulk-enable">
-            {t('users.bulk.enable')}
+          <Button icon={<CheckCircleOutlined />} disabled={selected.length === 0} onClick={() => confirmBulk('enable', 'selected')} data-testid="bulk-enable">
+            {t('users.bulk.enableSelected')}
           </Button>
+          <Dropdown
+            disabled={total === 0}
+            trigger={['click']}
+            menu={{
+              items: [
+                { key: 'disable', danger: true, icon: <StopOutlined />, label: t('users.bulk.disableFiltered', { count: total }), 'data-testid': 'bulk-disable-filtered' } as never,
+                { key: 'enable', icon: <CheckCircleOutlined />, label: t('users.bulk.enableFiltered', { count: total }), 'data-testid': 'bulk-enable-filtered' } as never,
+              ],
+              onClick: ({ key }) => confirmBulk(key as 'disable' | 'enable', 'filtered'),
+            }}
+          >
+            <Button data-testid="bulk-filtered">
+              {t('users.bulk.filteredMenu', { count: total })} <DownOutlined />
+            </Button>
+          </Dropdown>
           <Button
             icon={<DownloadOutlined />}
             loading={exporter.isPending}
-            disabled={count === 0}
+            disabled={total === 0}
             onClick={() => exporter.mutate(selected.length > 0 ? { ids: selected } : { ...filters, ...sort })}
             data-testid="users-export"
           >

@@ -42,7 +42,8 @@ export function PayoffRequestsAdmin() {
       onOk: () =>
         decide
           .mutateAsync({ id: p.id, status: 'approved' })
-          .then((res) => notify.success(res.message || t('distributionManage.admin.saved')))
+          // It leaves the pending list: say where it went and what is left to do.
+          .then(() => notify.success(t('distributionManage.admin.approvedWhere', { id: p.id, status: t('distributionManage.payoffStatus.approved') })))
           .catch(() => undefined),
     });
 
@@ -55,6 +56,8 @@ export function PayoffRequestsAdmin() {
             placeholder={t('distributionManage.requests.status')}
             options={PAYOFF_STATUSES.map((s) => ({ value: s, label: t(`distributionManage.payoffStatus.${s}`) }))}
             className="filter-select"
+            // A status is a view of the desk: it applies when chosen, like a tab.
+            onChange={() => form.submit()}
             data-testid="payoff-filter-status"
           />
         </Form.Item>
