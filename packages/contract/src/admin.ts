@@ -3,6 +3,7 @@ import { passwordField, userDto } from './auth';
 import { ORDER_KINDS, ORDER_STATUSES, trafficGrantDto } from './commerce';
 import { pageQuery } from './envelope';
 import { entityId } from './ids';
+import { LOGIN_RESULTS } from './login-analysis';
 
 export const USER_SORTS = ['createdAt', 'lastLoginAt', 'paidTotal'] as const;
 export type UserSort = (typeof USER_SORTS)[number];
@@ -97,7 +98,7 @@ export const adminUserDetail = z.object({
       paidAt: z.string().nullable(),
     }),
   ),
-  logins: z.array(z.object({ at: z.string(), ip: z.string().nullable(), userAgent: z.string().nullable(), result: z.string() })),
+  logins: z.array(z.object({ at: z.string(), ip: z.string().nullable(), userAgent: z.string().nullable(), result: z.enum(LOGIN_RESULTS) })),
   audit: z.array(
     z.object({
       at: z.string(),

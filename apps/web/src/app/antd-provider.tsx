@@ -38,7 +38,9 @@ export function AntdProvider({ children, overlay = false }: { children: ReactNod
   use(consoleTexts(lang));
   const locale = antdLocale(lang);
   return (
-    <ConfigProvider locale={locale} theme={theme}>
+    // antd puts a space between two Chinese characters on a button (重 設); the console's texts are written as
+    // they should read.
+    <ConfigProvider locale={locale} theme={theme} button={{ autoInsertSpace: false }}>
       <AntdShell overlay={overlay}>{children}</AntdShell>
     </ConfigProvider>
   );

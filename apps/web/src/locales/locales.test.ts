@@ -72,6 +72,11 @@ describe('locales', () => {
     }
   });
 
+  it('Traditional Chinese names a user 使用者 throughout, never 用戶 (用戶端, a client program, is another word)', () => {
+    const mixed = Object.entries(flat.zh ?? {}).filter(([, v]) => /用戶(?!端)/.test(String(v)));
+    expect(mixed.map(([k]) => k)).toEqual([]);
+  });
+
   it('contains every validation.* key the contract uses', () => {
     const keys = new Set<string>();
     for (const file of readdirSync(contractSrc).filter((f) => f.endsWith('.ts'))) {

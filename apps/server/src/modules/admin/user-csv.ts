@@ -1,17 +1,17 @@
 import type { CsvColumn } from '../exports/csv';
-import { decimalAmount } from '../exports/csv';
+import { decimalAmount, wordsAndCode } from '../exports/csv';
 import type { AdminUserRow } from './user-list-repository';
 
-/** Columns of the user list's CSV export (`/manage/user?token=`); codes stay codes so filters in a sheet work. */
+/** Columns of the user list's CSV export (`/manage/user?token=`): role and status in words, each beside its code so filters in a sheet and programs work. */
 export function userCsvColumns(currency: string): CsvColumn<AdminUserRow>[] {
   return [
     { key: 'id', value: (u) => u.id },
     { key: 'email', value: (u) => u.email },
     { key: 'account', value: (u) => u.account },
-    { key: 'role', value: (u) => u.role },
+    ...wordsAndCode<AdminUserRow>('role', 'role', (u) => u.role),
     { key: 'isDistributor', value: (u) => (u.is_distributor === 1 ? 'true' : 'false') },
     { key: 'commissionRate', value: (u) => u.commission_rate },
-    { key: 'status', value: (u) => u.status },
+    ...wordsAndCode<AdminUserRow>('status', 'userStatus', (u) => u.status),
     { key: 'inviteCode', value: (u) => u.invite_code },
     { key: 'referrerId', value: (u) => u.referrer_id },
     { key: 'referrerEmail', value: (u) => u.referrer_email },

@@ -104,20 +104,21 @@ describe.each(DIALECTS)('CSV exports through single-use tickets on %s', (dialect
 
     const rows = rowsOf(res.rawPayload);
     expect(Object.keys(rows[0]!)).toEqual([
-      'Order no.', 'User email', 'Type', 'Status', 'Payment method', 'Amount', 'Currency', 'Items',
-      'Created (UTC)', 'Paid (UTC)', 'Confirmed by', 'Provider reference', 'Note',
+      'Order no.', 'User email', 'Type', 'Type (code)', 'Status', 'Status (code)', 'Payment method', 'Payment method (code)', 'Amount', 'Currency', 'Items',
+      'Created (UTC)', 'Paid (UTC)', 'Confirmed by', 'Confirmed by (code)', 'Provider reference', 'Note',
     ]);
     expect(rows).toHaveLength(22);
     expect(new Set(rows.map((r) => r['Order no.']))).toEqual(new Set(alice.orderNos.filter((n) => !alice.paid.includes(n))));
     for (const r of rows) {
-      expect(r).toMatchObject({ 'User email': alice.email, Type: 'dynamic', Status: 'pending', 'Payment method': 'sandbox', Amount: '25.00', Currency: 'USD', Items: 'Basic 10 GB', 'Paid (UTC)': '', Note: '' });
+      // The words of the screen, each beside its code.
+      expect(r).toMatchObject({ 'User email': alice.email, Type: 'Rotating traffic', 'Type (code)': 'dynamic', Status: 'Awaiting payment', 'Status (code)': 'pending', 'Payment method': 'Sandbox', 'Payment method (code)': 'sandbox', Amount: '25.00', Currency: 'USD', Items: 'Basic 10 GB', 'Paid (UTC)': '', Note: '' });
     }
 
     // Without the status filter: all 25 of Alice's orders, and none of Bob's.
     const all = rowsOf((await open('/api/manage/order', { email: alice.email, token: await ticketFor(admin.token) })).rawPayload);
     expect(all).toHaveLength(25);
-    expect(all.filter((r) => r.Status === 'paid').map((r) => r['Order no.']).sort()).toEqual([...alice.paid].sort());
-    expect(all.find((r) => r.Status === 'paid')).toMatchObject({ 'Confirmed by': 'admin', 'Paid (UTC)': expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(all.filter((r) => r['Status (code)'] === 'paid').map((r) => r['Order no.']).sort()).toEqual([...alice.paid].sort());
+    expect(all.find((r) => r['Status (code)'] === 'paid')).toMatchObject({ 'Confirmed by': 'Administrator', 'Confirmed by (code)': 'admin', 'Paid (UTC)': expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
   });
 
   it('leaves an audit row per export: who, which list, the filters and the row count; a refused download leaves none', async () => {
@@ -152,7 +153,7 @@ describe.each(DIALECTS)('CSV exports through single-use tickets on %s', (dialect
     expect(cnRows[0]).toMatchObject({ 用户邮箱: alice.email, 商品: '基础 10 GB', 金额: '25.00', 币种: 'USD' });
 
     const tw = rowsOf((await open('/api/manage/order', { email: alice.email, status: 'paid', lang: 'zh-TW', token: await ticketFor(admin.token) })).rawPayload);
-    expect(tw[0]).toMatchObject({ 商品: '基礎 10 GB', 狀態: 'paid' });
+    expect(tw[0]).toMatchObject({ 商品: '基礎 10 GB', 狀態: '已付款', '狀態（代碼）': 'paid' });
   });
 
   it('escapes cells that a spreadsheet would run as formulas, and quotes commas, quotes and line breaks', async () => {
@@ -254,11 +255,11 @@ describe.each(DIALECTS)('CSV exports through single-use tickets on %s', (dialect
     expect(res.rawPayload.subarray(0, 3).equals(BOM)).toBe(true);
     const rows = rowsOf(res.rawPayload);
     expect(Object.keys(rows[0]!)).toEqual([
-      'ID', 'Email', 'Account name', 'Role', 'Distributor', 'Commission rate (%)', 'Status', 'Invite code', 'Referrer ID', 'Referrer email',
+      'ID', 'Email', 'Account name', 'Role', 'Role (code)', 'Distributor', 'Commission rate (%)', 'Status', 'Status (code)', 'Invite code', 'Referrer ID', 'Referrer email',
       'Channel key', 'Channel value', 'Traffic left (bytes)', 'Active static IPs', 'Paid total', 'Remark', 'Registered (UTC)', 'Last login (UTC)', 'Last login IP',
     ]);
     expect(rows.map((r) => r.Email).sort()).toEqual([...userEmails].sort());
-    expect(rows.find((r) => r.Email === first)).toMatchObject({ Role: 'customer', Distributor: 'false', Status: 'active', 'Channel key': 'qd', 'Channel value': `'@SUM(1+1)*cmd|"/C calc"!A0`, 'Last login (UTC)': '' });
+    expect(rows.find((r) => r.Email === first)).toMatchObject({ Role: 'Customer', 'Role (code)': 'customer', Distributor: 'false', Status: 'Active', 'Status (code)': 'active', 'Channel key': 'qd', 'Channel value': `'@SUM(1+1)*cmd|"/C calc"!A0`, 'Last login (UTC)': '' });
     // The JSON list still pages.
     const page = await call(t.app, 'GET', '/api/manage/user?email=csvuser-', { token: admin.token });
     expect(page.body.data).toMatchObject({ total: 22 });

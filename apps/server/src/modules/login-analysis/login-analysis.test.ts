@@ -155,8 +155,8 @@ describe.each(DIALECTS)('login analysis on %s', (dialect) => {
     expect(res.rawPayload.subarray(0, 3).equals(BOM)).toBe(true);
     const parsed = parse(res.rawPayload, { bom: true, columns: true }) as Record<string, string>[];
     expect(parsed).toHaveLength(31);
-    expect(Object.keys(parsed[0]!)).toEqual(['时间 (UTC)', '用户 ID', '用户邮箱', '输入的账户', 'IP', '浏览器标识', '结果']);
-    expect(parsed[0]).toEqual({ '时间 (UTC)': '2026-03-01T01:00:00.000Z', '用户 ID': '', 用户邮箱: '', 输入的账户: `'=HYPERLINK("http://evil.example")`, IP: ip, 浏览器标识: "'+cmd", 结果: 'unknown-account' });
+    expect(Object.keys(parsed[0]!)).toEqual(['时间 (UTC)', '用户 ID', '用户邮箱', '输入的账户', 'IP', '浏览器标识', '结果', '结果（代码）']);
+    expect(parsed[0]).toEqual({ '时间 (UTC)': '2026-03-01T01:00:00.000Z', '用户 ID': '', 用户邮箱: '', 输入的账户: `'=HYPERLINK("http://evil.example")`, IP: ip, 浏览器标识: "'+cmd", 结果: '账户不存在', '结果（代码）': 'unknown-account' });
     expect(parsed[30]).toMatchObject({ 输入的账户: 'bulk0' });
 
     const audit = await t.db.db.selectFrom('audit_logs').selectAll().where('action', '=', 'export.logins').execute();
@@ -164,7 +164,7 @@ describe.each(DIALECTS)('login analysis on %s', (dialect) => {
     expect(JSON.parse(audit[0]!.after!)).toMatchObject({ filters: { ip, from: '2026-03-01', to: '2026-03-01' }, rows: 31 });
 
     const en = await t.app.inject({ method: 'GET', url: '/api/manage/logs', query: { ip, from: '2026-03-01', to: '2026-03-01', lang: 'en', token: await ticket() } });
-    expect(en.body.split('\r\n')[0]).toBe('\ufeffTime (UTC),User ID,User email,Account as typed,IP,User agent,Result');
+    expect(en.body.split('\r\n')[0]).toBe('\ufeffTime (UTC),User ID,User email,Account as typed,IP,User agent,Result,Result (code)');
   });
 
   it('is for admins only: a customer gets 403 and nobody signed in 401', async () => {

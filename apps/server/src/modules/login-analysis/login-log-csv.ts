@@ -1,7 +1,7 @@
-import type { CsvColumn } from '../exports/csv';
+import { type CsvColumn, wordsAndCode } from '../exports/csv';
 import type { LoginLogListRow } from './login-analysis-repository';
 
-/** Columns of the login analysis' CSV export (`/manage/logs?token=`); results stay codes so a sheet can filter them. */
+/** Columns of the login analysis' CSV export (`/manage/logs?token=`): the result in words, beside its code so a sheet can filter it. */
 export const loginLogCsvColumns: CsvColumn<LoginLogListRow>[] = [
   { key: 'at', value: (r) => r.created_at },
   { key: 'userId', value: (r) => r.user_id },
@@ -10,5 +10,5 @@ export const loginLogCsvColumns: CsvColumn<LoginLogListRow>[] = [
   { key: 'account', value: (r) => r.account },
   { key: 'ip', value: (r) => r.ip },
   { key: 'userAgent', value: (r) => r.user_agent },
-  { key: 'result', value: (r) => r.result },
+  ...wordsAndCode<LoginLogListRow>('result', 'loginResult', (r) => r.result),
 ];

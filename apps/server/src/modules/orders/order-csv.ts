@@ -1,14 +1,14 @@
 import type { CsvColumn } from '../exports/csv';
-import { decimalAmount } from '../exports/csv';
+import { decimalAmount, wordsAndCode } from '../exports/csv';
 import { type OrderRow, orderItems } from '../../db/rows';
 
-/** Columns of the order desk's CSV export (`/manage/order?token=`); codes stay codes so filters in a sheet work. */
+/** Columns of the order desk's CSV export (`/manage/order?token=`): words as on screen, each beside its code so filters in a sheet and programs work. */
 export const orderCsvColumns: CsvColumn<OrderRow & { user_email: string }>[] = [
   { key: 'orderNo', value: (o) => o.order_no },
   { key: 'userEmail', value: (o) => o.user_email },
-  { key: 'kind', value: (o) => o.kind },
-  { key: 'status', value: (o) => o.status },
-  { key: 'payMethod', value: (o) => o.pay_method },
+  ...wordsAndCode<OrderRow & { user_email: string }>('kind', 'orderKind', (o) => o.kind),
+  ...wordsAndCode<OrderRow & { user_email: string }>('status', 'orderStatus', (o) => o.status),
+  ...wordsAndCode<OrderRow & { user_email: string }>('payMethod', 'payMethod', (o) => o.pay_method),
   { key: 'amount', value: (o) => decimalAmount(Number(o.amount), o.currency) },
   { key: 'currency', value: (o) => o.currency },
   {
@@ -20,7 +20,7 @@ export const orderCsvColumns: CsvColumn<OrderRow & { user_email: string }>[] = [
   },
   { key: 'createdAt', value: (o) => o.created_at },
   { key: 'paidAt', value: (o) => o.paid_at },
-  { key: 'paidBy', value: (o) => o.paid_by },
+  ...wordsAndCode<OrderRow & { user_email: string }>('paidBy', 'paidBy', (o) => o.paid_by),
   { key: 'providerRef', value: (o) => o.provider_ref },
   { key: 'note', value: (o) => o.note },
 ];

@@ -6,6 +6,7 @@ import { QueryState } from '@/components/query-state';
 import { countryName, formatBytes, formatDateTime, formatMoney } from '@/lib/format';
 import { useUserDetail } from '../api/get-user-detail';
 import { UserActions } from './user-actions';
+import { LoginResultTag } from './login-result-tag';
 import { UserStatusTag } from './user-status-tag';
 
 type Detail = AdminUserDetail;
@@ -157,7 +158,7 @@ export function UserDetailDrawer({ userId, onClose }: { userId: number | null; o
                       columns={[
                         { title: t('users.detail.at'), key: 'at', className: 'nowrap', render: (_v, l) => formatDateTime(l.at) },
                         { title: 'IP', dataIndex: 'ip' },
-                        { title: t('users.detail.result'), dataIndex: 'result' },
+                        { title: t('users.detail.result'), key: 'result', render: (_v, l) => <LoginResultTag result={l.result} /> },
                         { title: t('users.detail.userAgent'), key: 'ua', render: (_v, l) => <Typography.Text ellipsis className="user-agent">{l.userAgent}</Typography.Text> },
                       ]}
                     />
