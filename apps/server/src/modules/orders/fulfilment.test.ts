@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
 import { balance, buy, configureMethod, seedCatalogue, signedIn } from '../../../test/commerce';
+import { text } from '../../../test/i18n';
 import { recordFigure } from '../../../test/security-figures';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { MINUTE } from '../../lib/clock';
@@ -165,7 +166,9 @@ describe.each(DIALECTS)('exactly-once fulfilment on %s', (dialect) => {
     const no = await call(t.app, 'POST', '/api/manage/order-verify', { token: admin.token, body: { orderNo: gone }, lang: 'zh-cn' });
     expect(no.status).toBe(409);
     expect(no.body).toMatchObject({ code: 'ORDER_NOT_PENDING' });
-    expect(no.body.message).toContain('cancelled');
+    // The status in the caller's words, not the code.
+    expect(no.body.message).toBe(text('zh-cn', 'errors.ORDER_NOT_PENDING', { status: 'cancelled' }));
+    expect(no.body.message).toContain('已取消');
     expect((await call(t.app, 'POST', '/api/manage/order-verify', { token: admin.token, body: { orderNo: 'D404' } })).status).toBe(404);
     expect((await call(t.app, 'POST', '/api/manage/order-verify', { token, body: { orderNo: late } })).status).toBe(403);
     expect(await balance(t, token)).toBe(GB);
