@@ -22,7 +22,7 @@ describe.each(DIALECTS)('the commission ledger list on %s', (dialect) => {
   const refund = (orderNo: string) => call(t.app, 'POST', '/api/manage/order-refund', { token: admin.token, body: { orderNo, note: 'Sent back by bank transfer' } });
   const ledger = (token: string, query = '', lang?: string) => call(t.app, 'GET', `/api/distribution/commission${query}`, { token, lang });
 
-  it('a distributor sees their own rows, each state as of now, a reversal as a negative row; another distributor named is 404', async () => {
+  it('a distributor sees their own rows, each state as of now, a reversal as a negative row beside the earning it took back; another distributor named is 404', async () => {
     const d = await distributor();
     const other = await distributor();
     const c = await referral(d.user.id);
@@ -42,14 +42,16 @@ describe.each(DIALECTS)('the commission ledger list on %s', (dialect) => {
       [pendingOrder, 250, 'pending'],
       [voidedOrder, 250, 'voided'],
       [reversedOrder, -250, 'reversed'],
-      [reversedOrder, 250, 'available'],
+      // Taken back by the refund: not money still available.
+      [reversedOrder, 250, 'reversed'],
     ]);
     expect(rows[0]).toMatchObject({ distributorId: d.user.id, buyerEmail: c.user.email, orderAmount: 2500, rate: 10, currency: 'USD', voidedAt: null });
 
     const reversed = await ledger(d.token, '?state=reversed');
-    expect(reversed.body.data).toMatchObject({ total: 1, items: [{ orderNo: reversedOrder, amount: -250 }] });
-    const paged = await ledger(d.token, '?state=available&page=1&pageSize=1');
-    expect(paged.body.data).toMatchObject({ total: 1, items: [{ orderNo: reversedOrder, amount: 250 }] });
+    expect(reversed.body.data).toMatchObject({ total: 2, items: [{ orderNo: reversedOrder, amount: -250 }, { orderNo: reversedOrder, amount: 250 }] });
+    expect((await ledger(d.token, '?state=available')).body.data).toMatchObject({ total: 0, items: [] });
+    const paged = await ledger(d.token, '?state=reversed&page=2&pageSize=1');
+    expect(paged.body.data).toMatchObject({ total: 2, items: [{ orderNo: reversedOrder, amount: 250 }] });
     expect((await ledger(d.token, `?distributorId=${d.user.id}`)).body.data.total).toBe(4);
     expect((await ledger(d.token, `?distributorId=${other.user.id}`)).status).toBe(404);
     const unknownState = await ledger(d.token, '?state=settled', 'zh');

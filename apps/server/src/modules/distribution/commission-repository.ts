@@ -113,9 +113,12 @@ export class CommissionRepository {
   ): Promise<{ items: LedgerEntry[]; total: number }> {
     let q = this.db.selectFrom('commissions as c');
     if (filter.distributorId !== null) q = q.where('c.distributor_id', '=', filter.distributorId);
+    // An earning a refund took back after its hold: it shows as reversed beside its negative row, not as
+    // money still available (the sums are unchanged: the two rows cancel out).
+    const takenBack = sql<boolean>`exists (select 1 from commissions r where r.order_id = c.order_id and r.kind = 'reversal')`;
     switch (filter.state) {
       case 'reversed':
-        q = q.where('c.kind', '=', 'reversal');
+        q = q.where((eb) => eb.or([eb('c.kind', '=', 'reversal'), eb.and([eb('c.kind', '=', 'earn'), takenBack])]));
         break;
       case 'voided':
         q = q.where('c.kind', '=', 'earn').where('c.voided_at', 'is not', null);
@@ -124,7 +127,7 @@ export class CommissionRepository {
         q = q.where('c.kind', '=', 'earn').where('c.voided_at', 'is', null).where('c.available_at', '>', now);
         break;
       case 'available':
-        q = q.where('c.kind', '=', 'earn').where('c.voided_at', 'is', null).where('c.available_at', '<=', now);
+        q = q.where('c.kind', '=', 'earn').where('c.voided_at', 'is', null).where('c.available_at', '<=', now).where(sql<boolean>`not ${takenBack}`);
         break;
     }
     const [rows, count] = await Promise.all([
@@ -144,6 +147,7 @@ export class CommissionRepository {
           'c.created_at',
           'c.available_at',
           'c.voided_at',
+          takenBack.as('taken_back'),
         ])
         .orderBy('c.created_at', 'desc')
         .orderBy('c.id', 'desc')
@@ -152,8 +156,10 @@ export class CommissionRepository {
         .execute(),
       q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
     ]);
-    const items = rows.map(({ kind, ...r }): LedgerEntry => {
-      const state: CommissionState = kind === 'reversal' ? 'reversed' : r.voided_at !== null ? 'voided' : r.available_at > now ? 'pending' : 'available';
+    const items = rows.map(({ kind, taken_back, ...r }): LedgerEntry => {
+      // SQLite answers the exists as 0/1, PostgreSQL as a boolean.
+      const reversed = kind === 'reversal' || Boolean(Number(taken_back));
+      const state: CommissionState = reversed ? 'reversed' : r.voided_at !== null ? 'voided' : r.available_at > now ? 'pending' : 'available';
       return { ...r, order_amount: num(r.order_amount), rate: num(r.rate), amount: num(r.amount), state };
     });
     return { items, total: num(count.n) };
