@@ -74,6 +74,10 @@ const envSchema = z.object({
   /** The support link the console shows; unset: no "Contact support" link at all. */
   SUPPORT_URL: z.url().optional(),
   TUTORIAL_URL: z.string().min(1).default('/manage/legal/tutorial.en.html'),
+  /** Who runs the service, as the terms and privacy notice name it; unset: APP_NAME. */
+  OPERATOR_NAME: z.string().trim().min(1).max(120).optional(),
+  /** How customers reach the operator (an email address, or a line of text), shown in the terms, privacy notice and tutorial. */
+  OPERATOR_CONTACT: z.string().trim().min(1).max(200).optional(),
   /** The operator's own knowledge base, FAQ, blog and toolbox pages, linked from the built-in ones. */
   KNOWLEDGE_BASE_URL: webUrl.optional(),
   FAQ_URL: webUrl.optional(),

@@ -38,6 +38,7 @@ import { langFromHeader, translator } from '../shared/i18n';
 import { timeRequests } from './request-timing';
 import { serializerCompiler } from './response-serializer';
 import { registerSpa } from './spa';
+import { registerLegalPages } from '../modules/site/legal-pages';
 
 export interface AppDeps {
   config: Config;
@@ -153,6 +154,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
   await app.register(healthRoutes, { readiness: deps.readiness ?? new Readiness({ db, log: app.log }) });
+  await registerLegalPages(app, {
+    webDist: config.webDist,
+    appName: config.APP_NAME,
+    operatorName: config.OPERATOR_NAME ?? config.APP_NAME,
+    contact: config.OPERATOR_CONTACT ?? null,
+    supportUrl: config.SUPPORT_URL ?? null,
+    payMethods: () => app.payments.configs.enabledMethods(),
+  });
   await registerSpa(app, config.webDist);
   return app;
 }
