@@ -24,6 +24,7 @@ export function useMyOrderColumns(itemsTitle: string): TableColumnsType<OrderDto
     },
     { title: itemsTitle, key: 'items', render: (_v, order) => <OrderItems order={order} /> },
     { title: t('rotating.orders.columns.time'), key: 'time', className: 'nowrap', render: (_v, order) => <OrderTimes order={order} /> },
-    { title: t('rotating.orders.columns.orderNo'), dataIndex: 'orderNo', className: 'nowrap mono' },
+    // The number in monospace, not its header: a column's className would dress the header cell too.
+    { title: t('rotating.orders.columns.orderNo'), dataIndex: 'orderNo', className: 'nowrap', render: (v: string) => <span className="mono">{v}</span> },
   ];
 }
