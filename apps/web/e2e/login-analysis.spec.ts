@@ -69,7 +69,7 @@ test('an admin reads the failed sign-ins, sees the failing IP, filters by result
   const file = readFileSync(await download.path());
   expect([...file.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = file.subarray(3).toString('utf8').trim().split('\r\n');
-  expect(lines[0]).toBe('Time (UTC),User ID,User email,Account as typed,IP,User agent,Result');
+  expect(lines[0]).toBe('Time (UTC),User ID,User email,Account as typed,IP,User agent,Result,Result (code)');
   expect(lines).toHaveLength(3);
-  for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`,${email.replace(/[.]/g, '\\.')},${email.replace(/[.]/g, '\\.')},127\\.0\\.0\\.1,.*,bad-password$`));
+  for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`,${email.replace(/[.]/g, '\\.')},${email.replace(/[.]/g, '\\.')},127\\.0\\.0\\.1,.*,Wrong password,bad-password$`));
 });

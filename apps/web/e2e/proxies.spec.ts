@@ -191,6 +191,6 @@ test('Usage Record lists the account’s traffic by day and by hour, and downloa
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('usage-record-export').click()]);
   expect(download.suggestedFilename()).toMatch(/^usage-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv$/);
   const csv = readFileSync((await download.path())!, 'utf8');
-  expect(csv.startsWith('\uFEFFTime (UTC),Proxy account,Country,Upload (bytes),Download (bytes),Total (bytes)\r\n')).toBe(true);
-  expect(csv).toMatch(new RegExp(`T\\d\\d:00:00\\.000Z,${proxyUser},US,\\d+,[1-9]\\d*,\\d+\\r\\n`));
+  expect(csv.startsWith('\uFEFFTime (UTC),Proxy account,Static IP,Country,Upload (bytes),Download (bytes),Total (bytes)\r\n')).toBe(true);
+  expect(csv).toMatch(new RegExp(`T\\d\\d:00:00\\.000Z,${proxyUser},,US,\\d+,[1-9]\\d*,\\d+\\r\\n`));
 });
