@@ -53,3 +53,45 @@ export async function duplicateIds(page: Page): Promise<string[]> {
     return [...seen].filter(([, count]) => count > 1).map(([id, count]) => `${id} ×${count}`);
   });
 }
+
+/**
+ * What a table hides on a wide screen: a header whose text is cut (an "Enabled" column showing "En"), or a
+ * control in a scrolling column that sits under a pinned one (a switch under the pinned Actions column) as
+ * the table is first shown. Each entry names the table's header row and what is wrong.
+ */
+export async function tableProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const pinned = '.ant-table-cell-fix-left, .ant-table-cell-fix-right, .ant-table-cell-fix-start, .ant-table-cell-fix-end';
+    const controls = 'button, a, input, .ant-switch, .ant-select, .ant-checkbox-wrapper, .ant-radio-wrapper';
+    const problems: string[] = [];
+    for (const wrapper of document.querySelectorAll<HTMLElement>('.ant-table-wrapper')) {
+      if (!wrapper.checkVisibility({ visibilityProperty: true })) continue;
+      const name = [...wrapper.querySelectorAll<HTMLElement>('thead th')].map((th) => th.innerText.trim()).filter(Boolean).slice(0, 3).join(' | ');
+      const pinnedHeads = [...wrapper.querySelectorAll<HTMLElement>(`thead :is(${pinned})`)].map((th) => th.getBoundingClientRect());
+      for (const th of wrapper.querySelectorAll<HTMLElement>('thead th')) {
+        const text = th.innerText.trim();
+        if (!text || th.classList.contains('ant-table-selection-column')) continue;
+        // The text's own extent against its cell's (not scrollWidth: a pinned cell's shadow reaches past it).
+        const words = document.createRange();
+        words.selectNodeContents(th);
+        const [w, c] = [words.getBoundingClientRect(), th.getBoundingClientRect()];
+        if (w.left < c.left - 1 || w.right > c.right + 1) problems.push(`[${name}] header "${text}" cut: ${Math.round(c.width)} of ${Math.round(w.width)} px shown`);
+        const r = th.getBoundingClientRect();
+        if (!th.matches(pinned) && pinnedHeads.some((c) => r.right > c.left + 1 && r.left < c.right - 1)) problems.push(`[${name}] header "${text}" under a pinned column`);
+      }
+      for (const row of wrapper.querySelectorAll<HTMLElement>('tbody tr.ant-table-row')) {
+        const covers = [...row.querySelectorAll<HTMLElement>(pinned)].map((cell) => cell.getBoundingClientRect());
+        if (covers.length === 0) continue;
+        for (const cell of row.querySelectorAll<HTMLElement>('td')) {
+          if (cell.matches(pinned)) continue;
+          for (const control of cell.querySelectorAll<HTMLElement>(controls)) {
+            const r = control.getBoundingClientRect();
+            if (r.width === 0 || r.height === 0) continue;
+            if (covers.some((c) => r.right > c.left + 1 && r.left < c.right - 1)) problems.push(`[${name}] a control ("${control.innerText.trim().slice(0, 20) || control.className.split(' ')[0]}") under a pinned column`);
+          }
+        }
+      }
+    }
+    return [...new Set(problems)];
+  });
+}
