@@ -60,7 +60,9 @@ export function PagedTable<T extends object>({ paged, emptyText, errorTitle, err
       {...table}
       loading={query.isFetching && !query.isPending}
       dataSource={query.data?.items ?? []}
-      scroll={{ x: 'max-content' }}
+      // Not max-content: that lays every column out unwrapped, so a table ran past a laptop's width and its
+      // last columns slid under the pinned Actions; auto widths wrap what may wrap and scroll only the rest.
+      scroll={{ x: true }}
       locale={{ emptyText: query.isPending ? <Skeleton active paragraph={{ rows: 4 }} /> : emptyText }}
       pagination={{
         current: paging.page,

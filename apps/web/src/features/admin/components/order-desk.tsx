@@ -185,7 +185,6 @@ export function OrderDesk() {
           {
             title: t('admin.orders.columns.payment'),
             key: 'payment',
-            className: 'nowrap',
             render: (_v, o) => (
               <div className="cell-payment">
                 <span className="cell-payment__amount">{o.kind === 'manual-recharge' ? t('commerce.none') : formatMoney(o.amount, o.currency, lang)}</span>
@@ -193,8 +192,18 @@ export function OrderDesk() {
               </div>
             ),
           },
-          { title: t('admin.orders.columns.status'), dataIndex: 'status', render: (st: OrderStatus) => <OrderStatusTag status={st} /> },
-          { title: t('admin.orders.columns.time'), key: 'time', className: 'nowrap', render: (_v, o) => <OrderTimes order={o} /> },
+          // The times under the status: the columns fit a laptop's width with nothing under the pinned Actions.
+          {
+            title: t('admin.orders.columns.status'),
+            key: 'status',
+            className: 'nowrap',
+            render: (_v, o) => (
+              <div className="cell-state">
+                <OrderStatusTag status={o.status} />
+                <OrderTimes order={o} />
+              </div>
+            ),
+          },
           {
             title: t('admin.orders.columns.actions'),
             key: 'actions',

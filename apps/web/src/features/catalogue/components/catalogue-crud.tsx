@@ -116,7 +116,9 @@ export function CatalogueCrud<R extends CatalogueResource, V extends object>(pro
             loading={list.isFetching}
             dataSource={items}
             columns={allColumns}
-            scroll={{ x: 'max-content' }}
+            // Not max-content: that lays every column out unwrapped, so a table ran past a laptop's width and its
+      // last columns slid under the pinned Actions; auto widths wrap what may wrap and scroll only the rest.
+      scroll={{ x: true }}
             pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => t('commerce.total', { total }) }}
           />
         )}

@@ -28,8 +28,18 @@ export default function GoodsPage() {
         columns={[
           { title: t('catalogue.columns.name'), key: 'name', render: (_v, p: PackageDto) => localizedName(p.name, lang) },
           { title: t('catalogue.goods.traffic'), dataIndex: 'bytes', render: (v: number) => formatBytes(v, lang) },
-          { title: t('catalogue.goods.price'), key: 'price', render: (_v, p: PackageDto) => formatMoney(p.price, p.currency, lang) },
-          { title: t('catalogue.goods.perGb'), key: 'perGb', render: (_v, p: PackageDto) => formatMoney(pricePerGb(p.price, p.bytes), p.currency, lang) },
+          // The price per GB under the price: the columns fit a laptop's width beside the pinned Actions.
+          {
+            title: t('catalogue.goods.price'),
+            key: 'price',
+            className: 'nowrap',
+            render: (_v, p: PackageDto) => (
+              <div className="cell-payment">
+                <span className="cell-payment__amount">{formatMoney(p.price, p.currency, lang)}</span>
+                <span className="muted">{t('catalogue.goods.perGbValue', { price: formatMoney(pricePerGb(p.price, p.bytes), p.currency, lang) })}</span>
+              </div>
+            ),
+          },
           { title: t('catalogue.goods.validityDays'), dataIndex: 'validityDays' },
           { title: t('catalogue.goods.badge'), dataIndex: 'badge', render: (b: PackageDto['badge']) => (b ? <Tag color="blue">{t(`commerce.badge.${b}`)}</Tag> : t('commerce.none')) },
           { title: t('catalogue.fields.sort'), dataIndex: 'sort', width: 80 },

@@ -11,14 +11,42 @@ function decidedAt(p: PayoffDto): string | null {
 
 /** The columns both payoff lists share; the admin's adds who asked and the actions. */
 export function payoffColumns(t: TFunction, lang: Lang): TableColumnsType<PayoffDto> {
+  // Paired to fit a laptop's width beside the pinned Actions: the method under the amount, the account under it,
+  // when it was decided under the status, the transfer reference under the note.
   return [
     { title: t('distributionManage.requests.createdAt'), dataIndex: 'createdAt', className: 'nowrap', render: (v: string) => formatDateTime(v) },
-    { title: t('distributionManage.requests.amount'), key: 'amount', align: 'right', className: 'nowrap', render: (_v, p) => formatMoney(p.amount, p.currency, lang) },
-    { title: t('distributionManage.requests.method'), dataIndex: 'method', className: 'nowrap', render: (m: PayoffDto['method']) => t(`distributionManage.methods.${m}`) },
+    {
+      title: t('distributionManage.requests.amount'),
+      key: 'amount',
+      className: 'nowrap',
+      render: (_v, p) => (
+        <div className="cell-payment">
+          <span className="cell-payment__amount">{formatMoney(p.amount, p.currency, lang)}</span>
+          <span className="muted">{t(`distributionManage.methods.${p.method}`)}</span>
+        </div>
+      ),
+    },
     { title: t('distributionManage.requests.account'), dataIndex: 'account', render: (a: string) => <span className="mono dist-account">{a}</span> },
-    { title: t('distributionManage.requests.status'), dataIndex: 'status', render: (s: PayoffStatus) => <PayoffStatusTag status={s} /> },
-    { title: t('distributionManage.requests.note'), dataIndex: 'note', render: (n: string | null) => <div className="dist-note">{n ?? '—'}</div> },
-    { title: t('distributionManage.requests.txRef'), dataIndex: 'txRef', render: (r: string | null) => (r ? <span className="mono">{r}</span> : '—') },
-    { title: t('distributionManage.requests.decidedAt'), key: 'decidedAt', className: 'nowrap', render: (_v, p) => formatDateTime(decidedAt(p)) ?? '—' },
+    {
+      title: t('distributionManage.requests.status'),
+      key: 'status',
+      className: 'nowrap',
+      render: (_v, p) => (
+        <div className="cell-state">
+          <PayoffStatusTag status={p.status as PayoffStatus} />
+          <span className="muted">{formatDateTime(decidedAt(p)) ?? ''}</span>
+        </div>
+      ),
+    },
+    {
+      title: t('distributionManage.requests.note'),
+      key: 'note',
+      render: (_v, p) => (
+        <div className="dist-note">
+          <div>{p.note ?? '—'}</div>
+          {p.txRef ? <div className="mono muted">{p.txRef}</div> : null}
+        </div>
+      ),
+    },
   ];
 }

@@ -81,7 +81,16 @@ export function PayoffRequestsAdmin() {
         data-testid="payoff-requests"
         onRow={(p) => ({ 'data-testid': `payoff-row-${p.id}` }) as never}
         columns={[
-          { title: t('distributionManage.admin.distributor'), key: 'distributor', className: 'nowrap', render: (_v, p) => `${p.distributorEmail} (#${p.distributorId})` },
+          {
+            title: t('distributionManage.admin.distributor'),
+            key: 'distributor',
+            render: (_v, p) => (
+              <div className="cell-user">
+                <span>{p.distributorEmail}</span>
+                <span className="muted">#{p.distributorId}</span>
+              </div>
+            ),
+          },
           ...payoffColumns(t, lang),
           {
             // What the distributor earned, and how much of it came from customers they created themselves
@@ -89,7 +98,6 @@ export function PayoffRequestsAdmin() {
             title: t('distributionManage.admin.earned'),
             key: 'earned',
             align: 'right',
-            className: 'nowrap',
             render: (_v, p) => (
               <div className="cell-user">
                 <span>{formatMoney(p.earned, p.currency, lang)}</span>

@@ -106,25 +106,47 @@ export default function RechargeDetailsPage() {
             className: 'nowrap',
             render: (v: string) => <CopyableCode value={v} />,
           },
-          { title: t('recharge.columns.kind'), dataIndex: 'kind', className: 'nowrap', render: (k: OrderKind) => <Tag data-testid="order-kind">{t(`commerce.orderKind.${k}`)}</Tag> },
-          { title: t('recharge.columns.item'), key: 'item', render: (_v, order) => <OrderItems order={order} kindTag={false} /> },
+          // The kind tagged above what was bought, the method under the amount, the times under the status:
+          // the columns fit a laptop's width with nothing under the pinned Actions column.
+          {
+            title: t('recharge.columns.item'),
+            key: 'item',
+            render: (_v, order) => (
+              <>
+                <Tag data-testid="order-kind">{t(`commerce.orderKind.${order.kind}`)}</Tag>
+                <OrderItems order={order} kindTag={false} />
+              </>
+            ),
+          },
           {
             title: t('recharge.columns.amount'),
             key: 'amount',
-            align: 'right',
             className: 'nowrap',
-            render: (_v, order) => (order.kind === 'manual-recharge' ? t('commerce.none') : formatMoney(order.amount, order.currency, lang)),
+            render: (_v, order) => (
+              <div className="cell-payment">
+                <span className="cell-payment__amount">{order.kind === 'manual-recharge' ? t('commerce.none') : formatMoney(order.amount, order.currency, lang)}</span>
+                <PayMethodLabel method={order.payMethod} />
+              </div>
+            ),
           },
-          { title: t('recharge.columns.method'), dataIndex: 'payMethod', className: 'nowrap', render: (m: PayMethod | null) => <PayMethodLabel method={m} /> },
-          { title: t('recharge.columns.status'), dataIndex: 'status', render: (s: OrderStatus) => <OrderStatusTag status={s} /> },
-          { title: t('recharge.columns.time'), key: 'time', className: 'nowrap', render: (_v, order) => <OrderTimes order={order} /> },
+          {
+            title: t('recharge.columns.status'),
+            key: 'status',
+            className: 'nowrap',
+            render: (_v, order) => (
+              <div className="cell-state">
+                <OrderStatusTag status={order.status} />
+                <OrderTimes order={order} />
+              </div>
+            ),
+          },
           {
             title: t('recharge.columns.actions'),
             key: 'actions',
             fixed: actionsPin,
             className: 'nowrap',
             render: (_v, order) => (
-              <Space size={0}>
+              <Space size={0} direction="vertical" align="start">
                 {canContinuePayment(order, orders.dataUpdatedAt) ? (
                   <Button type="link" icon={<CreditCardOutlined />} onClick={() => setPaying(order)} data-testid="continue-payment-button">
                     {t('recharge.continue.action')}

@@ -43,34 +43,46 @@ export function ProxyAccountsCard() {
             rowKey="id"
             loading={accounts.isFetching}
             dataSource={list}
-            scroll={{ x: 'max-content' }}
+            // Not max-content: that lays every column out unwrapped, so a table ran past a laptop's width and its
+      // last columns slid under the pinned Actions; auto widths wrap what may wrap and scroll only the rest.
+      scroll={{ x: true }}
             locale={{ emptyText: t('rotating.accounts.empty') }}
             pagination={{ pageSize: 10, hideOnSinglePage: true, showTotal: (total) => t('commerce.total', { total }) }}
             columns={[
               {
-                title: t('rotating.accounts.username'),
-                dataIndex: 'username',
+                // Username over password: one column, so the table fits a laptop's width with nothing under the
+                // pinned Actions column (the status switch sat there at 1440 px, its header cut to "En").
+                title: t('rotating.accounts.login'),
+                key: 'login',
                 className: 'nowrap',
-                render: (v: string) => (
-                  <Typography.Text copyable={copyable} className="mono" data-testid="account-name">
-                    {v}
-                  </Typography.Text>
+                render: (_v, account) => (
+                  <div className="account-login">
+                    <Typography.Text copyable={copyable} className="mono" data-testid="account-name">
+                      {account.username}
+                    </Typography.Text>
+                    <Typography.Text copyable={copyable} className="mono" type="secondary" data-testid="account-password">
+                      {account.password}
+                    </Typography.Text>
+                  </div>
                 ),
               },
               {
-                title: t('rotating.accounts.password'),
-                dataIndex: 'password',
-                className: 'nowrap',
-                render: (v: string) => (
-                  <Typography.Text copyable={copyable} className="mono">
-                    {v}
-                  </Typography.Text>
+                title: t('rotating.accounts.enabled'),
+                dataIndex: 'status',
+                render: (status: ProxyAccountDto['status'], account) => (
+                  <Switch
+                    size="small"
+                    checked={status === 'active'}
+                    aria-label={t('rotating.accounts.enabled')}
+                    onChange={(on) => update.mutate({ id: account.id, body: { status: on ? 'active' : 'disabled' } }, { onSuccess: (res) => notify.success(res.message || t('rotating.accounts.saved')) })}
+                    data-testid="account-status"
+                  />
                 ),
               },
               {
                 title: t('rotating.accounts.usage'),
                 key: 'usage',
-                width: 200,
+                width: 180,
                 render: (_v, account) => {
                   const percent = usedPercent(account);
                   const used = formatBytes(account.usedBytes, lang);
@@ -100,25 +112,12 @@ export function ProxyAccountsCard() {
               { title: t('rotating.accounts.remark'), dataIndex: 'remark', render: (v: string | null) => v ?? <span className="muted">{t('commerce.none')}</span> },
               { title: t('rotating.accounts.createdAt'), dataIndex: 'createdAt', className: 'nowrap', render: (v: string) => formatDateTime(v) },
               {
-                title: t('rotating.accounts.enabled'),
-                dataIndex: 'status',
-                render: (status: ProxyAccountDto['status'], account) => (
-                  <Switch
-                    size="small"
-                    checked={status === 'active'}
-                    aria-label={t('rotating.accounts.enabled')}
-                    onChange={(on) => update.mutate({ id: account.id, body: { status: on ? 'active' : 'disabled' } }, { onSuccess: (res) => notify.success(res.message || t('rotating.accounts.saved')) })}
-                    data-testid="account-status"
-                  />
-                ),
-              },
-              {
                 title: t('rotating.accounts.actions'),
                 key: 'actions',
                 fixed: actionsPin,
                 className: 'nowrap',
                 render: (_v, account) => (
-                  <Space size={0}>
+                  <Space size={0} direction="vertical" align="start">
                     <Button type="link" icon={<EditOutlined />} onClick={() => setModal(account)} data-testid="edit-account">
                       {t('rotating.accounts.edit')}
                     </Button>

@@ -92,35 +92,35 @@ export function StaticProxiesCard({ onRenew, onReplace, onAllowlist }: StaticPro
               </div>
             ),
           },
-          { title: t('static.list.columns.region'), key: 'region', className: 'nowrap', render: (_v, p) => (
+          // Place and line in one column, the expiry under the status, the replacements left on the Replace
+          // button: the columns fit a laptop's width with nothing under the pinned Actions column.
+          {
+            title: t('static.list.columns.place'),
+            key: 'region',
+            className: 'nowrap',
+            render: (_v, p) => (
               <div>
                 <div>{localizedName(p.regionName, lang)}</div>
                 <Typography.Text type="secondary">{countryName(p.country, lang)}</Typography.Text>
+                <div className="muted">{localizedName(p.businessName, lang)}</div>
               </div>
             ),
           },
-          { title: t('static.list.columns.business'), key: 'business', className: 'nowrap', render: (_v, p) => localizedName(p.businessName, lang) },
           {
             title: t('static.list.columns.status'),
-            dataIndex: 'status',
-            render: (s: StaticProxyStatus) => (
-              <Tag color={STATUS_COLORS[s]} data-testid="static-status" data-status={s}>
-                {t(`static.status.${s}`)}
-              </Tag>
-            ),
-          },
-          {
-            title: t('static.list.columns.expires'),
-            key: 'expires',
+            key: 'status',
             className: 'nowrap',
             render: (_v, p) => {
               const left = timeLeft(p.expiresAt, now, lang);
               return (
-                <div>
-                  <div>{formatDateTime(p.expiresAt)}</div>
+                <div className="cell-state">
+                  <Tag color={STATUS_COLORS[p.status]} data-testid="static-status" data-status={p.status}>
+                    {t(`static.status.${p.status}`)}
+                  </Tag>
                   <Typography.Text type={left ? 'secondary' : 'danger'} data-testid="static-time-left">
                     {left ?? t('static.list.expired')}
                   </Typography.Text>
+                  <span className="muted">{formatDateTime(p.expiresAt)}</span>
                 </div>
               );
             },
@@ -148,7 +148,6 @@ export function StaticProxiesCard({ onRenew, onReplace, onAllowlist }: StaticPro
               </div>
             ),
           },
-          { title: t('static.list.columns.replacements'), dataIndex: 'replacementsLeft', align: 'right', className: 'nowrap' },
           {
             title: t('static.list.columns.remark'),
             key: 'remark',
@@ -175,12 +174,12 @@ export function StaticProxiesCard({ onRenew, onReplace, onAllowlist }: StaticPro
             fixed: actionsPin,
             className: 'nowrap',
             render: (_v, p) => (
-              <Space>
+              <Space direction="vertical" size={4}>
                 <Button size="small" icon={<SyncOutlined />} disabled={p.status === 'released'} onClick={() => onRenew([p])} data-testid="static-renew-one">
                   {t('static.list.renew')}
                 </Button>
                 <Button size="small" icon={<SwapOutlined />} disabled={p.status !== 'active' || p.replacementsLeft <= 0} onClick={() => onReplace(p)} data-testid="static-replace">
-                  {t('static.list.replace')}
+                  {t('static.list.replaceLeft', { count: p.replacementsLeft })}
                 </Button>
                 <Button size="small" icon={<SafetyOutlined />} disabled={p.status === 'released'} onClick={() => onAllowlist(p)} data-testid="static-allowlist">
                   {t('static.list.allowlist')}
