@@ -1,7 +1,7 @@
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choosePayMethod, confirmSessionSwitch, openWithSession } from './helpers';
+import { apiLogin, apiRegister, choosePayMethod, confirmSessionSwitch, dialogOpened, openWithSession } from './helpers';
 
 // Selling traffic end to end: a customer buys with the sandbox, then with the manual method, which an admin
 // verifies. The steps share the customer and the store, so they run in order.
@@ -105,6 +105,7 @@ test('an admin verifies the pending manual order in User Recharge and the balanc
   await row.getByTestId('verify-order').click();
   const confirm = page.locator('.ant-modal-confirm');
   await expect(confirm).toContainText(manualOrderNo);
+  await dialogOpened(confirm);
   await confirm.getByRole('button', { name: 'Mark as paid' }).click();
   await expect(row.getByTestId('order-status')).toHaveText('Paid');
   await expect(row.getByTestId('verify-order')).toHaveCount(0);

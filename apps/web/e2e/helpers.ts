@@ -78,8 +78,19 @@ async function alignedTo(field: Locator, list: Locator): Promise<boolean> {
  */
 export async function confirmDialog(page: Page, buttonTestId: string): Promise<void> {
   const dialog = page.locator('.ant-modal-confirm', { has: page.getByTestId(buttonTestId) });
+  await dialogOpened(dialog);
   await dialog.getByTestId(buttonTestId).click();
   await expect(dialog).toHaveCount(0, { timeout: DIALOG_CLOSE_MS });
+}
+
+/**
+ * Waits until a dialog has finished zooming open. antd holds a new dialog at a fifth of its size for a frame
+ * or two before the zoom starts; Playwright found its button "stable" there, pressed a 22 × 6 px target and the
+ * press reached nothing (a CI run lost "Mark as paid" this way). A person cannot press within those frames.
+ */
+export async function dialogOpened(dialog: Locator): Promise<void> {
+  await expect(dialog).toBeVisible();
+  await expect(dialog).not.toHaveClass(/-(appear|enter)(\s|$|-)/);
 }
 
 /** Chooses a payment method in a checkout with one click and checks it shows as chosen: a lost click fails here. */
