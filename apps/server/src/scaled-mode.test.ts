@@ -11,7 +11,7 @@ import { createUser } from '../test/accounts';
 import { startFakeTron } from '../test/fake-tron';
 import { HOST, basic, connectTunnel, readResponse, startHttpOrigin } from '../test/gateway-fixtures';
 import { sampleOf } from '../test/prometheus-text';
-import { PROXY_PASSWORD, carried, closedWithin, freePort, until, withDeadline } from '../test/store-gateway-kit';
+import { PROXY_PASSWORD, carried, closedWithin, freePort, freePorts, until, withDeadline } from '../test/store-gateway-kit';
 import { CAPTCHA, createPgDatabase } from '../test/test-app';
 import { type Db, openDatabase } from './db/database';
 
@@ -118,7 +118,7 @@ describe('scaled mode: an API process and two gateway processes on PostgreSQL an
     api = spawnRole('api', { ...common, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password }, '"msg":"console at ');
     // Started together: the migrations are safe when several processes apply them at once.
     for (let i = 0; i < 2; i++) {
-      const [http, socks] = [await freePort(), await freePort()];
+      const [http, socks] = (await freePorts(2)) as [number, number];
       const proc = spawnRole('gateway', { ...common, GATEWAY_HTTP_PORT: String(http), GATEWAY_SOCKS_PORT: String(socks) }, '"msg":"gateway listening"');
       gateways.push({ proc, http });
     }
@@ -253,7 +253,7 @@ describe('scaled mode: two API processes run the USDT watcher once between them'
     };
     // One after the other: the first creates the admin, which the second then finds.
     for (const extra of [{ ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password }, {}] as Record<string, string>[]) {
-      const [port, metrics] = [await freePort(), await freePort()];
+      const [port, metrics] = (await freePorts(2)) as [number, number];
       const proc = spawnRole('api', { ...common, ...extra, PORT: String(port), METRICS_PORT: String(metrics) }, '"msg":"metrics on ');
       apis.push({ proc, port, metrics });
       await withDeadline(proc.ready, 45_000, 'an API process to listen');

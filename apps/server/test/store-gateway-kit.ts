@@ -137,15 +137,30 @@ export function byteOriginHeader(up: number, down: number): Buffer {
 }
 
 /** A TCP port that was free a moment ago (the gateway's config does not take 0). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, HOST, () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0]!;
+}
+
+/**
+ * `n` different TCP ports that were free a moment ago. Each is held until all are found: ports taken one
+ * after the other and closed at once can repeat (the kernel handed the same port twice, and a gateway refused
+ * HEALTH_PORT equal to GATEWAY_HTTP_PORT in one CI run).
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const held: net.Server[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const s = net.createServer();
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(0, HOST, () => resolve());
+      });
+      held.push(s);
+    }
+    return held.map((s) => (s.address() as net.AddressInfo).port);
+  } finally {
+    await Promise.all(held.map((s) => new Promise((done) => s.close(done))));
+  }
 }
 
 // ---------------------------------------------------------------- a gateway process

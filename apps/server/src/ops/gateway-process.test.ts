@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HOST, basic, connectTunnel } from '../../test/gateway-fixtures';
 import { sampleOf } from '../../test/prometheus-text';
-import { type GatewayProcess, freePort, spawnGateway, until } from '../../test/store-gateway-kit';
+import { type GatewayProcess, freePorts, spawnGateway, until } from '../../test/store-gateway-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 
 const get = async (port: number, path: string) => {
@@ -34,7 +34,7 @@ describe.each(DIALECTS)('a gateway-only process on %s', (dialect) => {
   const printed = (p: GatewayProcess, line: string) => until(() => p.output().includes(line), 20_000, `the gateway process to print "${line}"`);
 
   it('answers /healthz and /readyz on HEALTH_PORT, and serves its gateway metrics on METRICS_PORT only', async () => {
-    const [http, socks, health, metrics] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [http, socks, health, metrics] = (await freePorts(4)) as [number, number, number, number];
     const p = spawnGateway(t, { http, socks }, { env: { HEALTH_PORT: String(health), METRICS_PORT: String(metrics), METRICS_HOST: HOST } });
     procs.push(p);
     await p.ready;
@@ -57,7 +57,7 @@ describe.each(DIALECTS)('a gateway-only process on %s', (dialect) => {
   });
 
   it('runs no metrics listener unless METRICS_PORT is set', async () => {
-    const [http, socks, health] = [await freePort(), await freePort(), await freePort()];
+    const [http, socks, health] = (await freePorts(3)) as [number, number, number];
     const p = spawnGateway(t, { http, socks }, { env: { HEALTH_PORT: String(health) } });
     procs.push(p);
     await p.ready;
