@@ -55,9 +55,9 @@ export async function duplicateIds(page: Page): Promise<string[]> {
 }
 
 /**
- * What a table hides on a wide screen: a header whose text is cut (an "Enabled" column showing "En"), or a
- * control in a scrolling column that sits under a pinned one (a switch under the pinned Actions column) as
- * the table is first shown. Each entry names the table's header row and what is wrong.
+ * What a table hides on a wide screen, as it is first shown: a header whose text is cut or that sits under a
+ * pinned column (an "Enabled" column showing "En"), or a control in a scrolling column under a pinned one (a
+ * switch under the pinned Actions column). Each entry names the table's header row and what is wrong.
  */
 export async function tableProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
