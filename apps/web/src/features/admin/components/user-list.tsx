@@ -103,12 +103,14 @@ export function UserList({ onOpen }: { onOpen: (user: AdminUserDto) => void }) {
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), preserveSelectedRowKeys: true }}
         onSortChange={(key, order) => setSort(key && order ? { sort: SORTS[key], order: order === 'ascend' ? 'asc' : 'desc' } : {})}
         onRow={(u) => ({ 'data-testid': `user-row-${u.id}` }) as never}
+        // Ten facts in eight columns, so the list fits a laptop's width ("Last login" was cut at 1440 px): the
+        // role and remark with the user, static IPs with the traffic, the channel with the referrer.
         columns={[
           {
             title: t('users.columns.user'),
             key: 'user',
             render: (_v, u) => (
-              <div className="cell-user">
+              <div className="cell-user cell-user--main">
                 <Typography.Link onClick={() => onOpen(u)} data-testid="user-open">
                   {u.email}
                 </Typography.Link>
@@ -116,40 +118,42 @@ export function UserList({ onOpen }: { onOpen: (user: AdminUserDto) => void }) {
                   #{u.id}
                   {u.account ? ` · ${u.account}` : ''}
                 </span>
+                <Space size={4} wrap className="cell-user__tags">
+                  <Tag color={u.role === 'admin' ? 'gold' : undefined}>{t(`users.role.${u.role}`)}</Tag>
+                  {u.isDistributor && (
+                    <Tag color="purple" data-testid="user-distributor">
+                      {t('users.distributor')}
+                      {u.commissionRate !== null ? ` ${u.commissionRate}%` : ''}
+                    </Tag>
+                  )}
+                </Space>
+                {u.remark ? <span className="muted" data-testid="user-remark-cell">{u.remark}</span> : null}
               </div>
             ),
           },
+          { title: t('users.columns.status'), key: 'status', render: (_v, u) => <UserStatusTag status={u.status} /> },
           {
-            title: t('users.columns.role'),
-            key: 'role',
-            className: 'nowrap',
+            title: t('users.columns.holdings'),
+            key: 'balance',
             render: (_v, u) => (
-              <Space size={4} wrap>
-                <Tag color={u.role === 'admin' ? 'gold' : undefined}>{t(`users.role.${u.role}`)}</Tag>
-                {u.isDistributor && (
-                  <Tag color="purple" data-testid="user-distributor">
-                    {t('users.distributor')}
-                    {u.commissionRate !== null ? ` ${u.commissionRate}%` : ''}
-                  </Tag>
-                )}
-              </Space>
+              <div className="cell-user">
+                <span className="nowrap">{formatBytes(u.balanceBytes, lang)}</span>
+                <span className="muted nowrap">{t('users.staticIpsCount', { count: u.activeStaticIps })}</span>
+              </div>
             ),
           },
-          { title: t('users.columns.status'), key: 'status', render: (_v, u) => <UserStatusTag status={u.status} /> },
-          { title: t('users.columns.balance'), key: 'balance', className: 'nowrap', render: (_v, u) => formatBytes(u.balanceBytes, lang) },
-          { title: t('users.columns.staticIps'), dataIndex: 'activeStaticIps', className: 'nowrap' },
           { title: t('users.columns.paidTotal'), key: 'paidTotal', sorter: true, className: 'nowrap', render: (_v, u) => formatMoney(u.paidTotal, u.currency, lang) },
           {
-            title: t('users.columns.referrer'),
+            title: t('users.columns.cameFrom'),
             key: 'referrer',
-            render: (_v, u) => u.referrerEmail ?? t('commerce.none'),
+            render: (_v, u) => (
+              <div className="cell-user">
+                <span>{u.referrerEmail ?? t('commerce.none')}</span>
+                {u.channelKey ? <span className="muted">{`${u.channelKey}=${u.channelValue ?? ''}`}</span> : null}
+              </div>
+            ),
           },
-          {
-            title: t('users.columns.channel'),
-            key: 'channel',
-            render: (_v, u) => (u.channelKey ? `${u.channelKey}=${u.channelValue ?? ''}` : t('commerce.none')),
-          },
-          { title: t('users.columns.createdAt'), key: 'createdAt', sorter: true, className: 'nowrap', render: (_v, u) => formatDateTime(u.createdAt) },
+          { title: t('users.columns.createdAt'), key: 'createdAt', sorter: true, render: (_v, u) => formatDateTime(u.createdAt) },
           {
             title: t('users.columns.lastLogin'),
             key: 'lastLoginAt',
@@ -157,14 +161,13 @@ export function UserList({ onOpen }: { onOpen: (user: AdminUserDto) => void }) {
             render: (_v, u) =>
               u.lastLoginAt ? (
                 <div className="cell-user">
-                  <span className="nowrap">{formatDateTime(u.lastLoginAt)}</span>
+                  <span>{formatDateTime(u.lastLoginAt)}</span>
                   <span className="muted">{u.lastLoginIp ?? ''}</span>
                 </div>
               ) : (
                 t('users.never')
               ),
           },
-          { title: t('users.columns.remark'), dataIndex: 'remark', render: (v: string | null) => v ?? t('commerce.none') },
         ]}
       />
     </div>
