@@ -124,7 +124,8 @@ export default function RechargeDetailsPage() {
             className: 'nowrap',
             render: (_v, order) => (
               <div className="cell-payment">
-                <span className="cell-payment__amount">{order.kind === 'manual-recharge' ? t('commerce.none') : formatMoney(order.amount, order.currency, lang)}</span>
+                {/* An admin's recharge or grant is a paid order of amount 0: no money changed hands through the console. */}
+                <span className="cell-payment__amount">{order.amount === 0 ? t('commerce.none') : formatMoney(order.amount, order.currency, lang)}</span>
                 <PayMethodLabel method={order.payMethod} />
               </div>
             ),
