@@ -15,12 +15,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilterButtons } from '@/components/filter-buttons';
 import { CopyableCode } from '@/components/copyable-code';
+import { OrderPaymentCell, OrderStateCell } from '@/components/order-cells';
 import { OrderItems } from '@/components/order-items';
-import { OrderStatusTag } from '@/components/order-status-tag';
-import { OrderTimes } from '@/components/order-times';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { useActionsPin } from '@/hooks/use-actions-pin';
-import { PayMethodLabel } from '@/components/pay-method-label';
 import { dateRangeQuery, formatDateTime, formatMoney } from '@/lib/format';
 import { optionalText } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
@@ -185,24 +183,14 @@ export function OrderDesk() {
           {
             title: t('admin.orders.columns.payment'),
             key: 'payment',
-            render: (_v, o) => (
-              <div className="cell-payment">
-                <span className="cell-payment__amount">{o.kind === 'manual-recharge' ? t('commerce.none') : formatMoney(o.amount, o.currency, lang)}</span>
-                <PayMethodLabel method={o.payMethod} showDemo={false} />
-              </div>
-            ),
+            render: (_v, o) => <OrderPaymentCell order={o} showDemo={false} />,
           },
           // The times under the status: the columns fit a laptop's width with nothing under the pinned Actions.
           {
             title: t('admin.orders.columns.status'),
             key: 'status',
             className: 'nowrap',
-            render: (_v, o) => (
-              <div className="cell-state">
-                <OrderStatusTag status={o.status} />
-                <OrderTimes order={o} />
-              </div>
-            ),
+            render: (_v, o) => <OrderStateCell order={o} />,
           },
           {
             title: t('admin.orders.columns.actions'),

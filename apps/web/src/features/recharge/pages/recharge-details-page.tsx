@@ -1,17 +1,15 @@
 import { CloseCircleOutlined, CreditCardOutlined, ReloadOutlined } from '@ant-design/icons';
-import { normalizeLang, ORDER_KINDS, ORDER_STATUSES, PAY_METHODS, type OrderDto, type OrderKind, type OrderStatus, type PayMethod } from '@resi/contract';
+import { ORDER_KINDS, ORDER_STATUSES, PAY_METHODS, type OrderDto, type OrderKind, type OrderStatus, type PayMethod } from '@resi/contract';
 import { Button, Card, DatePicker, Modal, Select, Space, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyableCode } from '@/components/copyable-code';
+import { OrderPaymentCell, OrderStateCell } from '@/components/order-cells';
 import { OrderItems } from '@/components/order-items';
-import { OrderStatusTag } from '@/components/order-status-tag';
-import { OrderTimes } from '@/components/order-times';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { PayMethodLabel } from '@/components/pay-method-label';
 import { useActionsPin } from '@/hooks/use-actions-pin';
-import { dateRangeQuery, formatMoney } from '@/lib/format';
+import { dateRangeQuery } from '@/lib/format';
 import { myAllOrdersQueryOptions, type MyAllOrderFilters } from '@/api/get-my-orders';
 import { notify } from '@/lib/notify';
 import { useCancelOrder } from '../api/cancel-order';
@@ -26,8 +24,7 @@ interface Filters {
 
 /** /center/rechargeDetails: every order of the customer (traffic and static), filtered and paged by the server; an unpaid one can be paid or cancelled. */
 export default function RechargeDetailsPage() {
-  const { t, i18n } = useTranslation();
-  const lang = normalizeLang(i18n.language);
+  const { t } = useTranslation();
   const [filters, setFilters] = useState<Filters>({});
   const [paying, setPaying] = useState<OrderDto | null>(null);
   const actionsPin = useActionsPin();
@@ -122,24 +119,13 @@ export default function RechargeDetailsPage() {
             title: t('recharge.columns.amount'),
             key: 'amount',
             className: 'nowrap',
-            render: (_v, order) => (
-              <div className="cell-payment">
-                {/* An admin's recharge or grant is a paid order of amount 0: no money changed hands through the console. */}
-                <span className="cell-payment__amount">{order.amount === 0 ? t('commerce.none') : formatMoney(order.amount, order.currency, lang)}</span>
-                <PayMethodLabel method={order.payMethod} />
-              </div>
-            ),
+            render: (_v, order) => <OrderPaymentCell order={order} />,
           },
           {
             title: t('recharge.columns.status'),
             key: 'status',
             className: 'nowrap',
-            render: (_v, order) => (
-              <div className="cell-state">
-                <OrderStatusTag status={order.status} />
-                <OrderTimes order={order} />
-              </div>
-            ),
+            render: (_v, order) => <OrderStateCell order={order} />,
           },
           {
             title: t('recharge.columns.actions'),
