@@ -38,21 +38,33 @@ export function CommissionLedger() {
         emptyText={t('distributionManage.ledger.empty')}
         errorTitle={t('distributionManage.ledger.loadFailed')}
         data-testid="distribution-ledger"
+        // Five columns, not eight, so the ledger fits a laptop's width: the buyer under the order, the order's
+        // amount and the rate under the commission they make.
         columns={[
-          { title: t('distributionManage.ledger.orderNo'), dataIndex: 'orderNo', className: 'nowrap', render: (v: string) => <CopyableCode value={v} /> },
-          { title: t('distributionManage.ledger.buyer'), dataIndex: 'buyerEmail', className: 'nowrap' },
-          { title: t('distributionManage.ledger.orderAmount'), key: 'orderAmount', align: 'right', className: 'nowrap', render: (_v, r) => formatMoney(r.orderAmount, r.currency, lang) },
-          { title: t('distributionManage.ledger.rate'), dataIndex: 'rate', align: 'right', render: (v: number) => `${v}%` },
+          {
+            title: t('distributionManage.ledger.orderNo'),
+            key: 'order',
+            render: (_v, r) => (
+              <div className="cell-user">
+                <CopyableCode value={r.orderNo} />
+                <span className="muted">{r.buyerEmail}</span>
+              </div>
+            ),
+          },
           {
             title: t('distributionManage.ledger.amount'),
             key: 'amount',
             align: 'right',
-            className: 'nowrap',
-            render: (_v, r) => <span className={r.amount < 0 ? 'dist-negative' : undefined}>{formatMoney(r.amount, r.currency, lang)}</span>,
+            render: (_v, r) => (
+              <div className="cell-user cell-user--end">
+                <span className={r.amount < 0 ? 'dist-negative nowrap' : 'nowrap'}>{formatMoney(r.amount, r.currency, lang)}</span>
+                <span className="muted nowrap">{t('distributionManage.ledger.rateOf', { rate: r.rate, amount: formatMoney(r.orderAmount, r.currency, lang) })}</span>
+              </div>
+            ),
           },
           { title: t('distributionManage.ledger.state'), dataIndex: 'state', render: (s: CommissionState) => <CommissionStateTag state={s} /> },
-          { title: t('distributionManage.ledger.createdAt'), dataIndex: 'createdAt', className: 'nowrap', render: (v: string) => formatDateTime(v) },
-          { title: t('distributionManage.ledger.availableAt'), dataIndex: 'availableAt', className: 'nowrap', render: (v: string) => formatDateTime(v) },
+          { title: t('distributionManage.ledger.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
+          { title: t('distributionManage.ledger.availableAt'), dataIndex: 'availableAt', render: (v: string) => formatDateTime(v) },
         ]}
       />
     </Card>

@@ -30,6 +30,13 @@ function Section({ title, testId, children }: { title: string; testId: string; c
 
 const tableProps = { size: 'small' as const, pagination: false as const, scroll: { x: 'max-content' as const } };
 
+/**
+ * The breakdowns sit three abreast: their columns take auto widths and a long address wraps, so the figures
+ * beside it stay in view at a laptop's width (max-content, or an address cut short, pushed them off its edge).
+ */
+const breakdownProps = { ...tableProps, scroll: { x: true as const } };
+const wrapping = (text: string) => <span className="cell-user">{text}</span>;
+
 /** One row per period and the totals under them. */
 export function PeriodTable({ report }: { report: Report }) {
   const { t } = useTranslation();
@@ -88,7 +95,7 @@ export function Breakdowns({ report }: { report: Report }) {
       <Col xs={24} xl={12}>
         <Section title={t('statistics.breakdowns.payMethod')} testId="statistics-by-method">
           <Table
-            {...tableProps}
+            {...breakdownProps}
             rowKey={(r) => r.payMethod ?? ''}
             locale={{ emptyText: empty }}
             dataSource={report.byPayMethod}
@@ -101,13 +108,13 @@ export function Breakdowns({ report }: { report: Report }) {
       </Col>
       <Col xs={24} xl={12}>
         <Section title={t('statistics.breakdowns.kind')} testId="statistics-by-kind">
-          <Table {...tableProps} rowKey="kind" dataSource={report.byKind} columns={[{ key: 'kind', title: t('statistics.columns.kind'), render: (_, r) => t(`commerce.orderKind.${r.kind}`) }, ...money]} />
+          <Table {...breakdownProps} rowKey="kind" dataSource={report.byKind} columns={[{ key: 'kind', title: t('statistics.columns.kind'), render: (_, r) => t(`commerce.orderKind.${r.kind}`) }, ...money]} />
         </Section>
       </Col>
       <Col xs={24} xl={8}>
         <Section title={t('statistics.breakdowns.country')} testId="statistics-by-country">
           <Table
-            {...tableProps}
+            {...breakdownProps}
             rowKey={(r) => r.country ?? ''}
             locale={{ emptyText: empty }}
             dataSource={report.trafficByCountry}
@@ -121,13 +128,12 @@ export function Breakdowns({ report }: { report: Report }) {
       <Col xs={24} xl={8}>
         <Section title={t('statistics.breakdowns.topSpend')} testId="statistics-top-spend">
           <Table
-            {...tableProps}
+            {...breakdownProps}
             rowKey="userId"
             locale={{ emptyText: empty }}
             dataSource={report.topBySpend}
             columns={[
-              // Long addresses are cut (whole in their tooltip) so the figures beside them stay in view.
-              { key: 'email', title: t('statistics.columns.user'), dataIndex: 'email', ellipsis: true },
+              { key: 'email', title: t('statistics.columns.user'), dataIndex: 'email', render: wrapping },
               { key: 'orders', title: t('statistics.figures.orders'), dataIndex: 'orders', align: 'right', render: f.count },
               { key: 'revenue', title: t('statistics.columns.spend'), dataIndex: 'revenue', align: 'right', render: f.money },
             ]}
@@ -137,13 +143,12 @@ export function Breakdowns({ report }: { report: Report }) {
       <Col xs={24} xl={8}>
         <Section title={t('statistics.breakdowns.topTraffic')} testId="statistics-top-traffic">
           <Table
-            {...tableProps}
+            {...breakdownProps}
             rowKey="userId"
             locale={{ emptyText: empty }}
             dataSource={report.topByTraffic}
             columns={[
-              // Long addresses are cut (whole in their tooltip) so the figures beside them stay in view.
-              { key: 'email', title: t('statistics.columns.user'), dataIndex: 'email', ellipsis: true },
+              { key: 'email', title: t('statistics.columns.user'), dataIndex: 'email', render: wrapping },
               { key: 'bytes', title: t('statistics.figures.trafficBytes'), dataIndex: 'bytes', align: 'right', render: f.bytes },
             ]}
           />
