@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from './e2e-env';
 import { apiLogin, apiRegister, confirmSessionSwitch, openWithSession } from './helpers';
+import { gapsBelowMessages } from './layout-checks';
 
 test('an admin adds a package on the Packages page and a customer finds it on Package Purchase', async ({ page, request }) => {
   const name = `Trial ${Date.now() % 100000} GB`;
@@ -29,6 +30,12 @@ test('an admin adds a package on the Packages page and a customer finds it on Pa
   await dialog.getByTestId('package-gb').fill('0');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.locator('.ant-form-item-explain-error').first()).toBeVisible();
+  // The message keeps a gap to the next field's label (antd lets it sit flush); polled, as it slides in.
+  const smallestGap = async () => {
+    const gaps = await gapsBelowMessages(page);
+    return gaps.length ? Math.min(...gaps) : -1; // no field found below: no gap either
+  };
+  await expect.poll(smallestGap, { message: 'gap under the message' }).toBeGreaterThanOrEqual(4);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('catalogue-goods').locator('tr', { hasText: `${name} broken` })).toHaveCount(0);
 

@@ -55,8 +55,8 @@ export async function duplicateIds(page: Page): Promise<string[]> {
 }
 
 /**
- * What a table hides on a wide screen, as it is first shown: a header whose text is cut or that sits under a
- * pinned column (an "Enabled" column showing "En"), or a control in a scrolling column under a pinned one (a
+ * What a table hides on a wide screen, as it is first shown: a header whose text is cut, that lies past the
+ * table's edge, or that sits under a pinned column (an "Enabled" column showing "En"), or a control in a scrolling column under a pinned one (a
  * switch under the pinned Actions column). Each entry names the table's header row and what is wrong.
  */
 export async function tableProblems(page: Page): Promise<string[]> {
@@ -76,6 +76,12 @@ export async function tableProblems(page: Page): Promise<string[]> {
         words.selectNodeContents(th);
         const [w, c] = [words.getBoundingClientRect(), th.getBoundingClientRect()];
         if (w.left < c.left - 1 || w.right > c.right + 1) problems.push(`[${name}] header "${text}" cut: ${Math.round(c.width)} of ${Math.round(w.width)} px shown`);
+        // Past the table's own box: the table is wider than its card and the column starts off screen, scrolled
+        // away ("Last login" at 1280 px). A wide screen shows every column without scrolling sideways.
+        const box = th.closest<HTMLElement>('.ant-table-content, .ant-table-header')?.getBoundingClientRect();
+        if (box && c.right > box.right + 1) problems.push(`[${name}] header "${text}" past the table's edge by ${Math.round(c.right - box.right)} px`);
+        // Headers read as headers: only a cell's value (an order number) is set in monospace.
+        if (/mono/i.test(getComputedStyle(th).fontFamily)) problems.push(`[${name}] header "${text}" in a monospace font`);
         const r = th.getBoundingClientRect();
         if (!th.matches(pinned) && pinnedHeads.some((c) => r.right > c.left + 1 && r.left < c.right - 1)) problems.push(`[${name}] header "${text}" under a pinned column`);
       }
@@ -94,4 +100,40 @@ export async function tableProblems(page: Page): Promise<string[]> {
     }
     return [...new Set(problems)];
   });
+}
+
+/**
+ * Choices a segmented control keeps out of sight: an option past the control's own box (five metrics in a
+ * strip that scrolled, on a phone, with nothing to say more were there).
+ */
+export async function hiddenChoices(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const hidden: string[] = [];
+    for (const control of document.querySelectorAll<HTMLElement>('.ant-segmented')) {
+      if (!control.checkVisibility({ visibilityProperty: true })) continue;
+      const box = control.getBoundingClientRect();
+      for (const item of control.querySelectorAll<HTMLElement>('.ant-segmented-item')) {
+        const r = item.getBoundingClientRect();
+        if (r.left < box.left - 1 || r.right > box.right + 1) hidden.push(`"${item.innerText.trim()}" outside its switcher`);
+      }
+    }
+    return hidden;
+  });
+}
+
+/**
+ * The space under each validation message shown, to the next field of its form below it: antd lets a message
+ * fill the item's margin exactly, so it sat flush against the next label.
+ */
+export async function gapsBelowMessages(page: Page): Promise<number[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.ant-form-item-explain-error')].flatMap((message) => {
+      const text = message.getBoundingClientRect();
+      const form = message.closest('form');
+      const below = [...(form?.querySelectorAll<HTMLElement>('.ant-form-item') ?? [])]
+        .map((item) => item.getBoundingClientRect())
+        .filter((r) => r.height > 0 && r.top >= text.top && r.left < text.right && r.right > text.left);
+      return below.length ? [Math.round(Math.min(...below.map((r) => r.top)) - text.bottom)] : [];
+    }),
+  );
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { E2E } from './e2e-env';
 import { apiLogin, apiRegister, FIRST_PAINT_MS, keepScreenshot, LANGS, openWithSession, settled } from './helpers';
-import { duplicateIds, horizontalOverflow, tableProblems } from './layout-checks';
+import { duplicateIds, hiddenChoices, horizontalOverflow, tableProblems } from './layout-checks';
 import { looksLikeRawKey, rawKeyTexts } from './localized';
 import { buyBasic, call, distributorWithPayoff, grantStaticIp, userId } from './seed';
 
@@ -304,6 +304,7 @@ async function checkStop(page: Page, stop: Stop, lang: Lang, errors: string[]): 
   expect(await rawKeyTexts(page), `raw i18n keys on ${where}`).toEqual([]);
   await expectInside(page, where);
   expect(await duplicateIds(page), `duplicate ids on ${where}`).toEqual([]);
+  expect(await hiddenChoices(page), `switcher choices out of sight on ${where}`).toEqual([]);
   await expectTablesWhole(page, where);
   await keepScreenshot(page, `layout/${page.viewportSize()?.width}-${lang}${stop.address.replace(/[/?=&]/g, '-')}`);
   if (stop.dialog) await stop.dialog(page, lang);
