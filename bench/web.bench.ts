@@ -1,66 +1,46 @@
 /**
- * First-load budgets of the console (`npm run bench:web`; not a test). Builds the web app and the server,
- * starts the built server on a throw-away store, and opens every route of the route table in Chromium
- * with an empty cache (signed in as the admin, so every page renders, not its 403 state). Counts the
- * JavaScript and CSS each cold visit fetched, compressed as the server sends it: the `.br` file the build
- * wrote beside each asset (what the browser here is sent; the `.gz` figure is printed too, for clients
- * without brotli), the file itself where none was written (under 1 KB). The store is a fresh demo one:
- * lists are empty, so a part that a page would import only once it has rows is not counted.
+ * The console's speed as the web measures it (`npm run bench:web`; not a test): Lighthouse's mobile preset
+ * (simulated slow 4G, 4× CPU slowdown) on every route of the route table, against the built server on a fresh
+ * embedded store with demo data. Three runs per route; the table prints their medians — performance score,
+ * FCP, LCP, TBT, CLS, the JavaScript the browser downloaded — marks each against Core Web Vitals' "good"
+ * (LCP ≤ 2.5 s, TBT ≤ 200 ms, CLS ≤ 0.1; score ≥ 90 on the five pages a new customer meets first), and the
+ * machine's load average beside it (a loaded machine slows the trace Lighthouse simulates from).
  *
- * The "floor" column is what a bare page costs with the same build settings: React, ReactDOM and antd's
- * Button, Form and Input, nothing else. Below the table: the floor of React alone and of the libraries
- * every page of this app runs on (router, i18next, TanStack Query), so the budgets can be judged.
+ * Public routes are opened signed out, customer routes as a customer with traffic and a proxy account,
+ * distribution and admin routes as the admin (a distributor too). The session is put in sessionStorage
+ * before each page's scripts run, as the console keeps it after sign-in.
  *
- * `--check` exits 1 when a route is over its budget. BENCH_PORT_BASE picks the ports (API, two gateway
- * listeners); unset: free ones.
+ * Flags: `--runs=N` (3), `--only=<text>` (routes whose path contains it), `--no-build` (use the last build),
+ * `--check` (exit 1 when a route misses a target). BENCH_PORT_BASE picks the ports; unset: free ones.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
+import lighthouse, { type Flags, type Result } from 'lighthouse';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { build } from 'vite';
 import { appRoutes } from '../apps/web/src/app/routes';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = join(ROOT, 'apps/web');
-const DIST = join(WEB, 'dist');
 const BASE = '/manage';
-const KB = 1000;
 const CAPTCHA = '2468';
 const ADMIN = { email: 'admin@bench.test', password: 'BenchPass123' };
+const CUSTOMER = { email: 'customer@bench.test', password: 'BenchPass123' };
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const RUNS = Number(arg('runs') ?? 3);
+const ONLY = arg('only');
 const check = process.argv.includes('--check');
+const noBuild = process.argv.includes('--no-build');
 
-/** Budgets in kB of compressed JavaScript on a cold visit (issue 11). */
-const BUDGET_KB: Record<string, number> = { '/user/login': 150, '/center': 250 };
-const OTHER_BUDGET_KB = 250;
+/** Core Web Vitals' "good" thresholds, and the score the first pages a customer meets must reach. */
+const TARGET = { lcpMs: 2500, tbtMs: 200, cls: 0.1, score: 90 };
+const SCORED = new Set(['/user/login', '/user/register', '/center', '/center/buy', '/center/proxy']);
 
-interface AssetSize {
-  raw: number;
-  br: number;
-  gz: number;
-}
-
-/** What the server sends for one built asset: the precompressed copy, or the file under the threshold. */
-function assetSize(file: string): AssetSize {
-  const raw = statSync(file).size;
-  const sized = (ext: string) => (existsSync(file + ext) ? statSync(file + ext).size : raw);
-  return { raw, br: sized('.br'), gz: sized('.gz') };
-}
-
-const sum = (sizes: AssetSize[], key: keyof AssetSize) => sizes.reduce((total, size) => total + size[key], 0);
-const kb = (bytes: number) => (bytes / KB).toFixed(1);
-
-// ------------------------------------------------------------------ builds
-
-async function buildWeb(): Promise<Set<string>> {
-  await build({ configFile: join(WEB, 'vite.config.ts'), logLevel: 'warn' });
-  // What index.html itself loads (entry, modulepreloads, stylesheet): everything else is a lazy chunk.
-  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
-  return new Set([...html.matchAll(/(?:src|href)="\/manage\/(assets\/[^"]+)"/g)].map((m) => m[1]!));
-}
+// ------------------------------------------------------------------ server
 
 function buildServer(): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -69,80 +49,19 @@ function buildServer(): Promise<void> {
   });
 }
 
-const FLOORS = {
-  react: {
-    label: 'React + ReactDOM',
-    code: `import { createRoot } from 'react-dom/client';
-createRoot(document.getElementById('root')).render(<p>hello</p>);`,
-  },
-  antd: {
-    label: 'React + ReactDOM + antd Button, Form, Input',
-    code: `import { createRoot } from 'react-dom/client';
-import { Button, Form, Input } from 'antd';
-createRoot(document.getElementById('root')).render(
-  <Form onFinish={() => {}}>
-    <Form.Item name="account" rules={[{ required: true }]}><Input /></Form.Item>
-    <Form.Item name="password"><Input.Password /></Form.Item>
-    <Button type="primary" htmlType="submit">Log in</Button>
-  </Form>,
-);`,
-  },
-  stack: {
-    label: '… + react-router, i18next, react-i18next, TanStack Query',
-    code: `import { createRoot } from 'react-dom/client';
-import { Button, Form, Input } from 'antd';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next, useTranslation } from 'react-i18next';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { createBrowserRouter, RouterProvider } from 'react-router';
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: { hi: 'Log in' } } }, initAsync: false });
-function Page() {
-  const { t } = useTranslation();
-  const q = useQuery({ queryKey: ['x'], queryFn: async () => 1 });
-  return (
-    <Form onFinish={() => {}}>
-      <Form.Item name="account" rules={[{ required: true }]}><Input /></Form.Item>
-      <Form.Item name="password"><Input.Password /></Form.Item>
-      <Button type="primary" htmlType="submit">{t('hi')}{q.data}</Button>
-    </Form>
-  );
-}
-const router = createBrowserRouter([{ path: '/', element: <Page /> }]);
-createRoot(document.getElementById('root')).render(
-  <I18nextProvider i18n={i18n}><QueryClientProvider client={new QueryClient()}><RouterProvider router={router} /></QueryClientProvider></I18nextProvider>,
-);`,
-  },
-} as const;
-
-/** Builds a bare page with the app's own build config (so the same plugins, target and compression). */
-async function floor(code: string): Promise<AssetSize> {
-  // Under node_modules so the page's imports resolve to the same packages the app uses.
-  const dir = join(ROOT, 'node_modules/.cache/resi-web-floor');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="./main.jsx"></script>');
-  writeFileSync(join(dir, 'main.jsx'), code);
-  await build({ configFile: join(WEB, 'vite.config.ts'), root: dir, logLevel: 'warn', build: { outDir: join(dir, 'dist'), emptyOutDir: true } });
-  const assets = join(dir, 'dist/assets');
-  const js = readdirSync(assets).filter((file) => file.endsWith('.js')).map((file) => assetSize(join(assets, file)));
-  return { raw: sum(js, 'raw'), br: sum(js, 'br'), gz: sum(js, 'gz') };
-}
-
-// ------------------------------------------------------------------ server
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
     });
-    srv.on('error', reject);
   });
 }
 
 async function ports(): Promise<[number, number, number]> {
-  const base = process.env.BENCH_PORT_BASE ? Number(process.env.BENCH_PORT_BASE) : null;
+  const base = Number(process.env.BENCH_PORT_BASE);
   if (base) return [base, base + 1, base + 2];
   return [await freePort(), await freePort(), await freePort()];
 }
@@ -179,153 +98,156 @@ async function startServer(): Promise<{ url: string; proc: ChildProcess; dataDir
   }
 }
 
-async function adminToken(url: string): Promise<string> {
-  const captcha = (await (await fetch(`${url}/api/captcha`)).json()) as { data: { id: string } };
-  const res = await fetch(`${url}/api/login`, {
+async function api<T>(url: string, path: string, body: unknown, token?: string): Promise<T> {
+  const res = await fetch(`${url}/api${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ account: ADMIN.email, password: ADMIN.password, captchaId: captcha.data.id, captcha: CAPTCHA }),
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
   });
-  if (!res.ok) throw new Error(`admin login failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
 }
 
-// ------------------------------------------------------------------ visits
-
-interface Visit {
-  path: string;
-  /** JS and CSS files fetched. */
-  files: number;
-  js: AssetSize;
-  css: AssetSize;
-  /** Bytes the browser actually received for those files (its own Accept-Encoding). */
-  transferred: number;
-  encodings: Set<string>;
-  largestLazy: { file: string; br: number } | null;
+async function login(url: string, who: { email: string; password: string }): Promise<string> {
+  const captcha = (await (await fetch(`${url}/api/captcha`)).json()) as { data: { id: string } };
+  return (await api<{ token: string }>(url, '/login', { account: who.email, password: who.password, captchaId: captcha.data.id, captcha: CAPTCHA })).token;
 }
 
-async function measure(url: string, token: string, entry: Set<string>): Promise<Visit[]> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-  const visits: Visit[] = [];
+/** The admin (made a distributor) and a customer of theirs with 10 GB and a proxy account: pages with data. */
+async function seed(url: string): Promise<{ admin: string; customer: string }> {
+  const admin = await login(url, ADMIN);
+  await api(url, '/manage/user/1', { isDistributor: true }, admin);
+  const { data } = await api<{ data: { id: number } }>(url, '/distribution/saveuser', CUSTOMER, admin);
+  await api(url, '/manage/recharge', { userId: data.id, bytes: 10 * 1024 ** 3, validityDays: 30, note: 'bench' }, admin);
+  const customer = await login(url, CUSTOMER);
+  await api(url, '/proxy/dynamic', { username: 'benchuser', password: 'benchpass123' }, customer);
+  return { admin, customer };
+}
+
+// ------------------------------------------------------------------ lighthouse
+
+interface Run {
+  score: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  /** Bytes of JavaScript transferred (compressed, headers included), as Lighthouse's resource summary counts them. */
+  js: number;
+}
+
+function runOf(lhr: Result): Run {
+  const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const summary = (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? [];
+  return {
+    score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    fcp: audit('first-contentful-paint'),
+    lcp: audit('largest-contentful-paint'),
+    tbt: audit('total-blocking-time'),
+    cls: audit('cumulative-layout-shift'),
+    js: summary.find((i) => i.resourceType === 'script')?.transferSize ?? 0,
+  };
+}
+
+async function lighthouseRun(browser: Browser, url: string, token: string | null): Promise<Run> {
+  const page = await browser.newPage();
   try {
-    for (const route of appRoutes) {
-      // A fresh context is a fresh cache: every visit is a first one.
-      const context = await browser.newContext({ baseURL: url });
-      if (route.access !== 'public') {
-        await context.addInitScript((t) => {
-          if (!sessionStorage.getItem('token')) sessionStorage.setItem('token', t);
-        }, token);
-      }
-      const page = await context.newPage();
-      const files = new Map<string, number>();
-      const encodings = new Set<string>();
-      const pending: Promise<void>[] = [];
-      page.on('requestfinished', (request) => {
-        const path = new URL(request.url()).pathname;
-        if (!path.startsWith(`${BASE}/assets/`) || !/\.(js|css)$/.test(path)) return;
-        pending.push(
-          Promise.all([request.sizes(), request.response()]).then(([sizes, response]) => {
-            files.set(path.slice(BASE.length + 1), sizes.responseBodySize);
-            encodings.add(response?.headers()['content-encoding'] ?? 'identity');
-          }),
-        );
-      });
-      await page.goto(`${BASE}${route.path}`, { waitUntil: 'networkidle' });
-      // A part drawn once its data is in (an article, a chart) may fetch its chunk after a quiet moment.
-      await page.waitForFunction(() => !document.querySelector('.page-loading, .ant-skeleton, .ant-spin-spinning'), null, { timeout: 15_000 });
-      await page.waitForLoadState('networkidle');
-      const landed = new URL(page.url()).pathname;
-      if (landed !== `${BASE}${route.path}`) throw new Error(`${route.path} landed on ${landed}`);
-      await Promise.all(pending);
-      await context.close();
-
-      const sizes = [...files.keys()].map((file) => ({ file, size: assetSize(join(DIST, file)) }));
-      const lazy = sizes.filter((s) => s.file.endsWith('.js') && !entry.has(s.file)).sort((a, b) => b.size.br - a.size.br)[0];
-      visits.push({
-        path: route.path,
-        files: files.size,
-        js: pick(sizes, '.js'),
-        css: pick(sizes, '.css'),
-        transferred: [...files.values()].reduce((t, n) => t + n, 0),
-        encodings,
-        largestLazy: lazy ? { file: lazy.file.replace('assets/', ''), br: lazy.size.br } : null,
-      });
-    }
+    // Before the console's own scripts, on every document Lighthouse loads (it resets storage first).
+    if (token) await page.evaluateOnNewDocument((t) => sessionStorage.setItem('token', t), token);
+    const flags: Flags = { logLevel: 'error', output: 'json', onlyCategories: ['performance'] };
+    const result = await lighthouse(url, flags, undefined, page);
+    if (!result) throw new Error(`no Lighthouse result for ${url}`);
+    const landed = new URL(result.lhr.finalDisplayedUrl).pathname;
+    if (landed !== new URL(url).pathname) throw new Error(`${url} landed on ${landed}`);
+    if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
+    return runOf(result.lhr);
   } finally {
-    await browser.close();
+    await page.close();
   }
-  return visits;
 }
 
-function pick(sizes: { file: string; size: AssetSize }[], ext: string): AssetSize {
-  const list = sizes.filter((s) => s.file.endsWith(ext)).map((s) => s.size);
-  return { raw: sum(list, 'raw'), br: sum(list, 'br'), gz: sum(list, 'gz') };
-}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 // ------------------------------------------------------------------ report
 
-function largestLazyInBuild(entry: Set<string>): { file: string; br: number } {
-  const lazy = readdirSync(join(DIST, 'assets')).filter((file) => file.endsWith('.js') && !entry.has(`assets/${file}`));
-  return lazy.map((file) => ({ file, br: assetSize(join(DIST, 'assets', file)).br })).sort((a, b) => b.br - a.br)[0]!;
+interface Row {
+  path: string;
+  run: Run;
+  load: number;
+  missed: string[];
+}
+
+function judge(path: string, run: Run): string[] {
+  const missed: string[] = [];
+  if (run.lcp > TARGET.lcpMs) missed.push('LCP');
+  if (run.tbt > TARGET.tbtMs) missed.push('TBT');
+  if (run.cls > TARGET.cls) missed.push('CLS');
+  if (SCORED.has(path) && run.score < TARGET.score) missed.push('score');
+  return missed;
+}
+
+function print(rows: Row[]): void {
+  const header = ['route', 'score', 'FCP s', 'LCP s', 'TBT ms', 'CLS', 'JS kB', 'load', 'targets'];
+  const cells = rows.map((r) => [
+    r.path,
+    `${r.run.score}${SCORED.has(r.path) ? '*' : ''}`,
+    (r.run.fcp / 1000).toFixed(2),
+    (r.run.lcp / 1000).toFixed(2),
+    Math.round(r.run.tbt).toString(),
+    r.run.cls.toFixed(3),
+    (r.run.js / 1000).toFixed(1),
+    r.load.toFixed(2),
+    r.missed.length ? `missed ${r.missed.join(', ')}` : 'met',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((v, i) => (i === 0 || i === 8 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
+  console.log(`\nLighthouse ${RUNS > 1 ? `medians of ${RUNS} runs` : '1 run'}, mobile preset (simulated slow 4G, 4× CPU); targets: LCP ≤ ${TARGET.lcpMs / 1000} s, TBT ≤ ${TARGET.tbtMs} ms, CLS ≤ ${TARGET.cls}, score ≥ ${TARGET.score} where marked *. "load": the 1-minute load average after the route's runs.\n`);
+  console.log(line(header));
+  for (const c of cells) console.log(line(c));
+  const missed = rows.filter((r) => r.missed.length);
+  console.log(`\n${rows.length - missed.length} of ${rows.length} routes met every target.`);
 }
 
 async function main(): Promise<void> {
-  console.log('building the web app and the server…');
-  const entry = await buildWeb();
-  await buildServer();
-  console.log('building the floor pages…');
-  const floors = {
-    react: await floor(FLOORS.react.code),
-    antd: await floor(FLOORS.antd.code),
-    stack: await floor(FLOORS.stack.code),
-  };
+  if (!noBuild) {
+    console.log('building the web app and the server…');
+    await build({ configFile: join(WEB, 'vite.config.ts'), logLevel: 'warn' });
+    await buildServer();
+  }
   const server = await startServer();
-  let visits: Visit[];
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  const rows: Row[] = [];
   try {
-    visits = await measure(server.url, await adminToken(server.url), entry);
+    const tokens = await seed(server.url);
+    const routes = appRoutes.filter((r) => r.path !== '/error' && (!ONLY || r.path.includes(ONLY)));
+    for (const route of routes) {
+      const token = route.access === 'public' ? null : route.access === 'customer' ? tokens.customer : tokens.admin;
+      const runs: Run[] = [];
+      for (let i = 0; i < RUNS; i += 1) runs.push(await lighthouseRun(browser, `${server.url}${BASE}${route.path}`, token));
+      const run: Run = {
+        score: median(runs.map((r) => r.score)),
+        fcp: median(runs.map((r) => r.fcp)),
+        lcp: median(runs.map((r) => r.lcp)),
+        tbt: median(runs.map((r) => r.tbt)),
+        cls: median(runs.map((r) => r.cls)),
+        js: median(runs.map((r) => r.js)),
+      };
+      const row = { path: route.path, run, load: loadavg()[0]!, missed: judge(route.path, run) };
+      rows.push(row);
+      console.log(`${route.path}: score ${run.score}, LCP ${(run.lcp / 1000).toFixed(2)} s, TBT ${Math.round(run.tbt)} ms, CLS ${run.cls.toFixed(3)}`);
+    }
   } finally {
+    await browser.close();
     server.proc.kill('SIGTERM');
     await new Promise((r) => server.proc.once('exit', r));
     rmSync(server.dataDir, { recursive: true, force: true });
   }
-
-  const entryJs = pick([...entry].filter((f) => f.endsWith('.js')).map((file) => ({ file, size: assetSize(join(DIST, file)) })), '.js');
-  console.log(`\nFirst load per route, cold cache, compressed as served (kB = 1000 bytes; budget and pass on brotli JS).`);
-  console.log(`Entry chunks (index.html): ${kb(entryJs.br)} kB br of JS on every route.\n`);
-  const header = ['route', 'JS br', 'JS gzip', 'budget', '', 'floor', 'CSS br', 'files', 'largest lazy chunk (br)'];
-  const rows = visits.map((v) => {
-    const budget = BUDGET_KB[v.path] ?? OTHER_BUDGET_KB;
-    return [
-      v.path,
-      kb(v.js.br),
-      kb(v.js.gz),
-      String(budget),
-      v.js.br <= budget * KB ? 'pass' : 'FAIL',
-      kb(floors.antd.br),
-      kb(v.css.br),
-      String(v.files),
-      v.largestLazy ? `${v.largestLazy.file} ${kb(v.largestLazy.br)}` : '-',
-    ];
-  });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === 8 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(header));
-  for (const row of rows) console.log(line(row));
-
-  const biggest = largestLazyInBuild(entry);
-  const received = new Set(visits.flatMap((v) => [...v.encodings]));
-  console.log(`\nLargest lazy chunk in the build: ${biggest.file} ${kb(biggest.br)} kB br.`);
-  console.log(`The browser here was sent: ${[...received].join(', ')} (${kb(visits.find((v) => v.path === '/center')?.transferred ?? 0)} kB for /center's JS and CSS).`);
-  console.log(`Floors (JS only, br / gzip):`);
-  for (const key of ['react', 'antd', 'stack'] as const) {
-    console.log(`  ${FLOORS[key].label.padEnd(60)} ${kb(floors[key].br).padStart(6)} / ${kb(floors[key].gz).padStart(6)} kB`);
-  }
-  const failed = visits.filter((v) => v.js.br > (BUDGET_KB[v.path] ?? OTHER_BUDGET_KB) * KB);
-  if (check && failed.length > 0) process.exitCode = 1;
+  print(rows);
+  if (check && rows.some((r) => r.missed.length)) process.exitCode = 1;
 }
 
 await main();
