@@ -115,6 +115,11 @@ describe('the web console under /manage/', () => {
     const api = await get('/api/site');
     expect(api.headers['cross-origin-opener-policy']).toBeUndefined();
     expect(api.headers['x-frame-options']).toBe('SAMEORIGIN');
+    // A built asset carries only the two that act on a script or stylesheet.
+    const asset = await get('/manage/assets/app-123.js');
+    const security = ['content-security-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'referrer-policy', 'strict-transport-security', 'x-content-type-options', 'x-dns-prefetch-control', 'x-download-options', 'x-frame-options', 'x-permitted-cross-domain-policies', 'x-xss-protection'];
+    expect(security.filter((h) => h in asset.headers)).toEqual(['cross-origin-resource-policy', 'x-content-type-options']);
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it.each([
