@@ -7,7 +7,8 @@ import { ROUTER_BASENAME } from '@/lib/constants';
 import { createQueryClient } from '@/lib/query-client';
 import { SESSION_KEYS } from '@/lib/storage';
 import { AppProvider } from './provider';
-import { appRouteTree } from './router';
+import { appRouteTree, preloadFirstPage } from './router';
+import { appRoutes } from './routes';
 
 const customer: UserDto = {
   id: 7,
@@ -104,5 +105,36 @@ describe('app shell', { timeout: 30_000 }, () => {
     await waitFor(() => expect(selected()).toEqual(['Channel Statistics']));
     await act(() => router.navigate('/center/rotatingResidential'));
     await waitFor(() => expect(selected()).toEqual(['Rotating Residential']));
+  });
+});
+
+describe('preloadFirstPage', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    sessionStorage.clear();
+  });
+
+  const spyLoads = () => Object.fromEntries(appRoutes.map((r) => [r.path, vi.spyOn(r, 'load').mockResolvedValue(undefined)]));
+
+  it('fetches the chunk of the signed-in page being opened, and no other', () => {
+    sessionStorage.setItem(SESSION_KEYS.token, 'tok');
+    const loads = spyLoads();
+    preloadFirstPage({ pathname: `${ROUTER_BASENAME}/center/buy`, search: '' }, 'en');
+    expect(Object.entries(loads).filter(([, spy]) => spy.mock.calls.length > 0).map(([path]) => path)).toEqual(['/center/buy']);
+  });
+
+  it('fetches it for a link that brings a session in ?token=', () => {
+    const loads = spyLoads();
+    preloadFirstPage({ pathname: `${ROUTER_BASENAME}/manage/user`, search: '?token=abc' }, 'en');
+    expect(loads['/manage/user']).toHaveBeenCalledOnce();
+  });
+
+  it('fetches nothing for a tab without a session or for a public page', () => {
+    const loads = spyLoads();
+    preloadFirstPage({ pathname: `${ROUTER_BASENAME}/center`, search: '' }, 'en');
+    sessionStorage.setItem(SESSION_KEYS.token, 'tok');
+    preloadFirstPage({ pathname: `${ROUTER_BASENAME}/user/login`, search: '' }, 'en');
+    preloadFirstPage({ pathname: '/elsewhere', search: '' }, 'en');
+    expect(Object.values(loads).some((spy) => spy.mock.calls.length > 0)).toBe(false);
   });
 });

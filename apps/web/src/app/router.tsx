@@ -1,10 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
+import type { Lang } from '@resi/contract';
+import { createBrowserRouter, matchPath, Navigate, useLocation, type RouteObject } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
 import { HOME_PATH, ROUTER_BASENAME } from '@/lib/constants';
 import { consoleTexts, currentLang } from '@/lib/i18n';
 import { loginRedirect } from '@/lib/navigation';
+import { storage } from '@/lib/storage';
 import { createNavigationLoader, type NavigationDeps } from './navigation-loader';
 import { RouteError } from './pages/route-error';
 import { RootView } from './root-view';
@@ -14,10 +16,28 @@ import { appRoutes } from './routes';
 const NotFound = lazy(() => import('./pages/not-found'));
 // Not needed by the public pages (login, register): their first load goes without the menu and header, antd
 // and the console's texts. The texts are asked for with the layout, not after it (app/antd-provider.tsx).
-const AppLayout = lazy(() => {
+const loadLayout = () => {
   void consoleTexts(currentLang()).catch(() => {});
-  return import('./layout/app-layout').then((m) => ({ default: m.AppLayout }));
-});
+  return import('./layout/app-layout');
+};
+const AppLayout = lazy(() => loadLayout().then((m) => ({ default: m.AppLayout })));
+
+/**
+ * On a first load of a page inside the layout by a tab that holds a session (or brings one in `?token=`): its
+ * chunk, the layout's and the console's texts are fetched at once, beside the language pack and the sign-in
+ * check, instead of each after the other (four round trips before anything was drawn on a phone's network,
+ * docs/console.md#first-load). Nothing is drawn from them until the navigation rules have run; a failed fetch
+ * is left to the page's own import, which shows it.
+ */
+export function preloadFirstPage(location: Pick<Location, 'pathname' | 'search'>, lang: Lang): void {
+  if (!storage.getToken() && !new URLSearchParams(location.search).has('token')) return;
+  const path = location.pathname.startsWith(ROUTER_BASENAME) ? location.pathname.slice(ROUTER_BASENAME.length) || '/' : null;
+  const route = path === null ? undefined : appRoutes.find((r) => r.layout && matchPath(r.path, path));
+  if (!route) return;
+  void consoleTexts(lang).catch(() => {});
+  void import('./layout/app-layout').catch(() => {});
+  void route.load().catch(() => {});
+}
 
 /** `/` → `/center`, keeping the query (lang, channel…). */
 function RedirectHome() {

@@ -32,6 +32,13 @@ export interface AppRoute {
   /** icon: an @ant-design/icons name from app/menu-icons.tsx, so the table (on every first load) brings no icon. */
   menu?: { label: string; icon: MenuIconName; group?: MenuGroupKey };
   page: LazyExoticComponent<ComponentType>;
+  /** Fetches the page's chunk (what `page` renders): started before sign-in is checked on a first load. */
+  load: () => Promise<unknown>;
+}
+
+/** A page's lazy component and the import behind it, so the chunk can be fetched before it is drawn. */
+function pageOf(load: () => Promise<{ default: ComponentType }>): Pick<AppRoute, 'page' | 'load'> {
+  return { page: lazy(load), load };
 }
 
 export const MENU_GROUPS: readonly MenuGroup[] = [
@@ -52,7 +59,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '1',
     access: 'customer',
     menu: { label: 'menu.center', icon: 'HomeOutlined' },
-    page: lazy(() => import('@/features/dashboard/pages/center-page')),
+    ...pageOf(() => import('@/features/dashboard/pages/center-page')),
   }),
   layoutRoute({
     path: '/center/buy',
@@ -61,7 +68,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '2',
     access: 'customer',
     menu: { label: 'menu.buy', icon: 'ShoppingCartOutlined' },
-    page: lazy(() => import('@/features/buy/pages/buy-page')),
+    ...pageOf(() => import('@/features/buy/pages/buy-page')),
   }),
   layoutRoute({
     path: '/center/proxy',
@@ -70,7 +77,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '3',
     access: 'customer',
     menu: { label: 'menu.proxy', icon: 'ApiOutlined' },
-    page: lazy(() => import('@/features/proxy/pages/get-proxy-page')),
+    ...pageOf(() => import('@/features/proxy/pages/get-proxy-page')),
   }),
   layoutRoute({
     path: '/center/rotatingResidential',
@@ -79,7 +86,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '6-1',
     access: 'customer',
     menu: { label: 'menu.rotatingResidential', icon: 'GlobalOutlined', group: 'proxyManagement' },
-    page: lazy(() => import('@/features/rotating/pages/rotating-residential-page')),
+    ...pageOf(() => import('@/features/rotating/pages/rotating-residential-page')),
   }),
   layoutRoute({
     path: '/center/staticResidential',
@@ -88,7 +95,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '6-2',
     access: 'customer',
     menu: { label: 'menu.staticResidential', icon: 'EnvironmentOutlined', group: 'proxyManagement' },
-    page: lazy(() => import('@/features/static/pages/static-residential-page')),
+    ...pageOf(() => import('@/features/static/pages/static-residential-page')),
   }),
   // Usage record, learn and toolbox came without an index of their own; theirs continue after 7 in menu order.
   layoutRoute({
@@ -98,7 +105,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '8',
     access: 'customer',
     menu: { label: 'menu.usageRecord', icon: 'LineChartOutlined' },
-    page: lazy(() => import('@/features/usage/pages/usage-record-page')),
+    ...pageOf(() => import('@/features/usage/pages/usage-record-page')),
   }),
   layoutRoute({
     path: '/center/rechargeDetails',
@@ -107,7 +114,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '7',
     access: 'customer',
     menu: { label: 'menu.rechargeDetails', icon: 'WalletOutlined' },
-    page: lazy(() => import('@/features/recharge/pages/recharge-details-page')),
+    ...pageOf(() => import('@/features/recharge/pages/recharge-details-page')),
   }),
   layoutRoute({
     path: '/learn/knowledge',
@@ -116,7 +123,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '9-1',
     access: 'customer',
     menu: { label: 'menu.knowledgeBase', icon: 'BookOutlined', group: 'learn' },
-    page: lazy(() => import('@/features/learn/pages/knowledge-base-page')),
+    ...pageOf(() => import('@/features/learn/pages/knowledge-base-page')),
   }),
   layoutRoute({
     path: '/learn/faq',
@@ -125,7 +132,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '9-2',
     access: 'customer',
     menu: { label: 'menu.faq', icon: 'QuestionCircleOutlined', group: 'learn' },
-    page: lazy(() => import('@/features/learn/pages/faq-page')),
+    ...pageOf(() => import('@/features/learn/pages/faq-page')),
   }),
   layoutRoute({
     path: '/learn/blog',
@@ -134,7 +141,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '9-3',
     access: 'customer',
     menu: { label: 'menu.blog', icon: 'FileTextOutlined', group: 'learn' },
-    page: lazy(() => import('@/features/learn/pages/blog-page')),
+    ...pageOf(() => import('@/features/learn/pages/blog-page')),
   }),
   layoutRoute({
     path: '/toolbox',
@@ -143,7 +150,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '10',
     access: 'customer',
     menu: { label: 'menu.toolbox', icon: 'ToolOutlined' },
-    page: lazy(() => import('@/features/toolbox/pages/toolbox-page')),
+    ...pageOf(() => import('@/features/toolbox/pages/toolbox-page')),
   }),
   layoutRoute({
     path: '/user/personal',
@@ -152,7 +159,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '0',
     access: 'customer',
     menu: { label: 'menu.myAccount', icon: 'IdcardOutlined', group: 'personalCenter' },
-    page: lazy(() => import('@/features/account/pages/personal-page')),
+    ...pageOf(() => import('@/features/account/pages/personal-page')),
   }),
   layoutRoute({
     path: '/distribution/user',
@@ -161,7 +168,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '100-1',
     access: 'distributor',
     menu: { label: 'menu.distributionUser', icon: 'UsergroupAddOutlined', group: 'distribution' },
-    page: lazy(() => import('@/features/distribution/pages/distribution-users-page')),
+    ...pageOf(() => import('@/features/distribution/pages/distribution-users-page')),
   }),
   layoutRoute({
     path: '/distribution/manage',
@@ -170,7 +177,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '100-2',
     access: 'distributor',
     menu: { label: 'menu.distributionManage', icon: 'CloudServerOutlined', group: 'distribution' },
-    page: lazy(() => import('@/features/distribution/pages/distribution-manage-page')),
+    ...pageOf(() => import('@/features/distribution/pages/distribution-manage-page')),
   }),
   layoutRoute({
     path: '/distribution/channel',
@@ -179,7 +186,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '102-1',
     access: 'distributor',
     menu: { label: 'menu.distributionChannel', icon: 'BarChartOutlined', group: 'distribution' },
-    page: lazy(() => import('@/features/distribution/pages/channel-statistics-page')),
+    ...pageOf(() => import('@/features/distribution/pages/channel-statistics-page')),
   }),
   layoutRoute({
     path: '/manage/user',
@@ -188,7 +195,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '101-1',
     access: 'admin',
     menu: { label: 'menu.manageUser', icon: 'TeamOutlined', group: 'admin' },
-    page: lazy(() => import('@/features/admin/pages/user-management-page')),
+    ...pageOf(() => import('@/features/admin/pages/user-management-page')),
   }),
   layoutRoute({
     path: '/manage/order',
@@ -197,7 +204,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '101-2',
     access: 'admin',
     menu: { label: 'menu.manageOrder', icon: 'WalletOutlined', group: 'admin' },
-    page: lazy(() => import('@/features/admin/pages/user-recharge-page')),
+    ...pageOf(() => import('@/features/admin/pages/user-recharge-page')),
   }),
   layoutRoute({
     path: '/manage/pay',
@@ -206,7 +213,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '103-1',
     access: 'admin',
     menu: { label: 'menu.managePay', icon: 'CreditCardOutlined', group: 'admin' },
-    page: lazy(() => import('@/features/admin/pages/payment-settings-page')),
+    ...pageOf(() => import('@/features/admin/pages/payment-settings-page')),
   }),
   // Login analysis shares its menu index with channel statistics (102-1; docs/console.md#menu).
   layoutRoute({
@@ -216,7 +223,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '102-1',
     access: 'admin',
     menu: { label: 'menu.manageLogs', icon: 'FileSearchOutlined', group: 'admin' },
-    page: lazy(() => import('@/features/admin/pages/login-logs-page')),
+    ...pageOf(() => import('@/features/admin/pages/login-logs-page')),
   }),
   // What operating needs beyond the original pages (docs/console.md#pages): the catalogue an admin sells from.
   layoutRoute({
@@ -226,7 +233,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '101-3',
     access: 'admin',
     menu: { label: 'menu.manageGoods', icon: 'AppstoreOutlined', group: 'admin' },
-    page: lazy(() => import('@/features/catalogue/pages/goods-page')),
+    ...pageOf(() => import('@/features/catalogue/pages/goods-page')),
   }),
   layoutRoute({
     path: '/manage/region',
@@ -235,7 +242,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '101-4',
     access: 'admin',
     menu: { label: 'menu.manageRegion', icon: 'PushpinOutlined', group: 'admin' },
-    page: lazy(() => import('@/features/catalogue/pages/regions-page')),
+    ...pageOf(() => import('@/features/catalogue/pages/regions-page')),
   }),
   layoutRoute({
     path: '/manage/business',
@@ -244,7 +251,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '101-5',
     access: 'admin',
     menu: { label: 'menu.manageBusiness', icon: 'ApartmentOutlined', group: 'admin' },
-    page: lazy(() => import('@/features/catalogue/pages/business-page')),
+    ...pageOf(() => import('@/features/catalogue/pages/business-page')),
   }),
   layoutRoute({
     path: '/manage/supply',
@@ -253,7 +260,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '101-6',
     access: 'admin',
     menu: { label: 'menu.manageSupply', icon: 'CloudServerOutlined', group: 'admin' },
-    page: lazy(() => import('@/features/catalogue/pages/supply-page')),
+    ...pageOf(() => import('@/features/catalogue/pages/supply-page')),
   }),
   layoutRoute({
     path: '/manage/staticInventory',
@@ -262,7 +269,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '101-7',
     access: 'admin',
     menu: { label: 'menu.manageStaticInventory', icon: 'DatabaseOutlined', group: 'admin' },
-    page: lazy(() => import('@/features/static-admin/pages/static-inventory-page')),
+    ...pageOf(() => import('@/features/static-admin/pages/static-inventory-page')),
   }),
   layoutRoute({
     path: '/manage/statistics',
@@ -271,7 +278,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '101-8',
     access: 'admin',
     menu: { label: 'menu.manageStatistics', icon: 'FundOutlined', group: 'admin' },
-    page: lazy(() => import('@/features/statistics/pages/statistics-page')),
+    ...pageOf(() => import('@/features/statistics/pages/statistics-page')),
   }),
   {
     path: '/user/login',
@@ -281,7 +288,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: null,
     access: 'public',
     layout: false,
-    page: lazy(() => import('@/features/auth/pages/login-page')),
+    ...pageOf(() => import('@/features/auth/pages/login-page')),
   },
   {
     path: '/user/register',
@@ -291,7 +298,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: null,
     access: 'public',
     layout: false,
-    page: lazy(() => import('@/features/auth/pages/register-page')),
+    ...pageOf(() => import('@/features/auth/pages/register-page')),
   },
   {
     path: '/error',
@@ -301,7 +308,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: null,
     access: 'public',
     layout: false,
-    page: lazy(() => import('@/app/pages/error-page')),
+    ...pageOf(() => import('@/app/pages/error-page')),
   },
 ];
 
