@@ -11,10 +11,11 @@
  * before each page's scripts run, as the console keeps it after sign-in.
  *
  * Flags: `--runs=N` (3), `--only=<text>` (routes whose path contains it), `--no-build` (use the last build),
- * `--check` (exit 1 when a route misses a target). BENCH_PORT_BASE picks the ports; unset: free ones.
+ * `--save=<dir>` (each run's Lighthouse report as JSON, to see where the time goes), `--check` (exit 1 when a
+ * route misses a target). BENCH_PORT_BASE picks the ports; unset: free ones.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -35,6 +36,7 @@ const RUNS = Number(arg('runs') ?? 3);
 const ONLY = arg('only');
 const check = process.argv.includes('--check');
 const noBuild = process.argv.includes('--no-build');
+const SAVE = arg('save');
 
 /** Core Web Vitals' "good" thresholds, and the score the first pages a customer meets must reach. */
 const TARGET = { lcpMs: 2500, tbtMs: 200, cls: 0.1, score: 90 };
@@ -149,7 +151,7 @@ function runOf(lhr: Result): Run {
   };
 }
 
-async function lighthouseRun(browser: Browser, url: string, token: string | null): Promise<Run> {
+async function lighthouseRun(browser: Browser, url: string, token: string | null, name: string): Promise<Run> {
   const page = await browser.newPage();
   try {
     // Before the console's own scripts, on every document Lighthouse loads (it resets storage first).
@@ -160,9 +162,29 @@ async function lighthouseRun(browser: Browser, url: string, token: string | null
     const landed = new URL(result.lhr.finalDisplayedUrl).pathname;
     if (landed !== new URL(url).pathname) throw new Error(`${url} landed on ${landed}`);
     if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
+    if (SAVE) {
+      mkdirSync(SAVE, { recursive: true });
+      writeFileSync(join(SAVE, `${name}.json`), JSON.stringify(result.lhr));
+    }
     return runOf(result.lhr);
   } finally {
     await page.close();
+  }
+}
+
+/**
+ * Lighthouse itself sometimes fails to record a load's trace (NO_NAVSTART, NO_FCP on a page that painted): such
+ * a run is made again, up to twice, and said so. The page's own failures (landing elsewhere) are not retried.
+ */
+async function withRetry(run: () => Promise<Run>): Promise<Run> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      const message = (error as Error).message;
+      if (attempt === 3 || !/NO_NAVSTART|NO_FCP|NO_LCP|trace/i.test(message)) throw error;
+      console.log(`  Lighthouse could not record a run (${message.slice(0, 120)}); running it again`);
+    }
   }
 }
 
@@ -227,7 +249,7 @@ async function main(): Promise<void> {
     for (const route of routes) {
       const token = route.access === 'public' ? null : route.access === 'customer' ? tokens.customer : tokens.admin;
       const runs: Run[] = [];
-      for (let i = 0; i < RUNS; i += 1) runs.push(await lighthouseRun(browser, `${server.url}${BASE}${route.path}`, token));
+      for (let i = 0; i < RUNS; i += 1) runs.push(await withRetry(() => lighthouseRun(browser, `${server.url}${BASE}${route.path}`, token, `${route.name}-${i + 1}`)));
       const run: Run = {
         score: median(runs.map((r) => r.score)),
         fcp: median(runs.map((r) => r.fcp)),

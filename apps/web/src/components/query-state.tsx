@@ -44,6 +44,8 @@ interface QueryStateProps<T> {
   query: QueryLike<T>;
   /** Paragraph rows of the loading skeleton. */
   rows?: number;
+  /** Shown until the first answer instead of the skeleton: the loaded part's own shape, so nothing moves when it comes. */
+  placeholder?: ReactNode;
   errorTitle?: string;
   errorTestId?: string;
   /** The loaded data; an empty list is the caller's to show, as its own state. */
@@ -55,9 +57,9 @@ interface QueryStateProps<T> {
  * until the first answer, an inline error with Retry when the request failed (never empty or zero data in
  * its place, even when an older answer is cached), else the children with the data.
  */
-export function QueryState<T>({ query, rows = 3, errorTitle, errorTestId, children }: QueryStateProps<T>) {
+export function QueryState<T>({ query, rows = 3, placeholder, errorTitle, errorTestId, children }: QueryStateProps<T>) {
   if (query.isError) return <QueryError query={query} title={errorTitle} testId={errorTestId} />;
-  if (query.data === undefined) return <Skeleton active paragraph={{ rows }} />;
+  if (query.data === undefined) return placeholder ?? <Skeleton active paragraph={{ rows }} />;
   return <>{children(query.data)}</>;
 }
 

@@ -31,7 +31,7 @@ export function TrafficBalanceCard({ traffic }: { traffic: QueryLike<TrafficSumm
       }
       data-testid="traffic-balance"
     >
-      <QueryState query={traffic} rows={2}>
+      <QueryState query={traffic} placeholder={<Figures loading />}>
         {(summary) => <Balance traffic={summary} />}
       </QueryState>
     </Card>
@@ -39,35 +39,47 @@ export function TrafficBalanceCard({ traffic }: { traffic: QueryLike<TrafficSumm
 }
 
 function Balance({ traffic }: { traffic: TrafficSummary }) {
-  const { t, i18n } = useTranslation();
-  const lang = normalizeLang(i18n.language);
-  const next = nextExpiringGrant(traffic.grants);
   return (
     <>
-      <Row gutter={[24, 16]}>
-        <Col xs={24} md={8}>
-          <Statistic
-            title={t('traffic.balance.balance')}
-            value={formatBalance(traffic.balanceBytes, lang)}
-            prefix={<WalletOutlined />}
-            className="balance-card__main"
-            data-testid="balance-value"
-          />
-        </Col>
-        <Col xs={12} md={8}>
-          <Statistic title={t('traffic.balance.used')} value={formatBytes(traffic.usedBytes, lang)} prefix={<DashboardOutlined />} />
-        </Col>
-        <Col xs={12} md={8}>
-          <Statistic
-            title={t('traffic.balance.nextExpiry')}
-            value={next ? (formatDateTime(next.expiresAt) ?? '') : t('traffic.balance.noExpiry')}
-            prefix={<ClockCircleOutlined />}
-            className="balance-card__expiry"
-          />
-        </Col>
-      </Row>
+      <Figures traffic={traffic} />
       {traffic.grants.length > 0 ? <GrantsTable grants={traffic.grants} /> : null}
     </>
+  );
+}
+
+/**
+ * The three figures; while loading, the same three with their values still to come, so the page below does
+ * not move down when they arrive (a two-line skeleton was a third of their height on a phone).
+ */
+function Figures({ traffic, loading = false }: { traffic?: TrafficSummary; loading?: boolean }) {
+  const { t, i18n } = useTranslation();
+  const lang = normalizeLang(i18n.language);
+  const next = traffic ? nextExpiringGrant(traffic.grants) : null;
+  return (
+    <Row gutter={[24, 16]}>
+      <Col xs={24} md={8}>
+        <Statistic
+          title={t('traffic.balance.balance')}
+          value={traffic ? formatBalance(traffic.balanceBytes, lang) : ''}
+          prefix={<WalletOutlined />}
+          loading={loading}
+          className="balance-card__main"
+          data-testid={loading ? undefined : 'balance-value'}
+        />
+      </Col>
+      <Col xs={12} md={8}>
+        <Statistic title={t('traffic.balance.used')} value={traffic ? formatBytes(traffic.usedBytes, lang) : ''} prefix={<DashboardOutlined />} loading={loading} />
+      </Col>
+      <Col xs={12} md={8}>
+        <Statistic
+          title={t('traffic.balance.nextExpiry')}
+          value={!traffic ? '' : next ? (formatDateTime(next.expiresAt) ?? '') : t('traffic.balance.noExpiry')}
+          prefix={<ClockCircleOutlined />}
+          loading={loading}
+          className="balance-card__expiry"
+        />
+      </Col>
+    </Row>
   );
 }
 

@@ -11,10 +11,12 @@ interface Props {
   accounts: ProxyAccountDto[];
   settings: LineSettings;
   onChange: (patch: Partial<LineSettings>) => void;
+  /** The accounts are still on their way: the form is shown as it will be, disabled, so nothing below it moves. */
+  loading?: boolean;
 }
 
 /** The choices behind the lines: account, protocol, exit area, rotating or sticky, how many, which format. */
-export function LineSettingsCard({ accounts, settings, onChange }: Props) {
+export function LineSettingsCard({ accounts, settings, onChange, loading = false }: Props) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const regions = useRegions();
@@ -22,13 +24,14 @@ export function LineSettingsCard({ accounts, settings, onChange }: Props) {
 
   return (
     <Card variant="borderless" className="surface-card" title={t('proxy.settings.title')} data-testid="proxy-settings">
-      <Form name="proxy-settings" layout="vertical" requiredMark={false} className="proxy-settings">
+      <Form name="proxy-settings" layout="vertical" requiredMark={false} className="proxy-settings" disabled={loading}>
         <Form.Item label={t('proxy.settings.account')} htmlFor="proxy-settings-account">
           <Select<number>
             id="proxy-settings-account"
             value={settings.accountId}
             onChange={(accountId) => onChange({ accountId })}
             options={accounts.map((a) => ({ value: a.id, label: a.status === 'active' ? a.username : `${a.username} (${t('proxy.settings.disabled')})` }))}
+            loading={loading}
             data-testid="settings-account"
           />
         </Form.Item>

@@ -44,8 +44,12 @@ export default function GetProxyPage() {
   }, [queryText, account, endpoint.data, generation]);
 
   // "No proxy account yet" only from an answer that says so; loading and a failed request look different.
+  // While loading, the settings as they will be (disabled): a shorter placeholder pushed the cards below it down
+  // by a third of a phone's screen when the accounts came (layout shift, docs/console.md#first-load).
   const settingsPanel =
-    accounts.data && accounts.data.length > 0 && !accounts.isError ? (
+    accounts.isPending ? (
+      <LineSettingsCard accounts={[]} settings={{ ...settings, accountId }} onChange={() => {}} loading />
+    ) : accounts.data && accounts.data.length > 0 && !accounts.isError ? (
       <LineSettingsCard accounts={list} settings={{ ...settings, accountId }} onChange={(patch) => setSettings((s) => ({ ...s, ...patch }))} />
     ) : (
       <Card variant="borderless" className="surface-card" data-testid="proxy-accounts-state">

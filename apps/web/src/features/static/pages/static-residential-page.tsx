@@ -30,14 +30,15 @@ export default function StaticResidentialPage() {
       <Col span={24}>
         <StaticProxiesCard onRenew={setRenewing} onReplace={setReplacing} onAllowlist={setListing} />
       </Col>
+      <Col span={24}>
+        <StaticOrdersCard />
+      </Col>
+      {/* Last, as on Get Proxy: drawn once the key's prefix is known, it moved the orders down by a screen. */}
       {keyPrefix.data !== undefined ? (
         <Col span={24}>
           <ApiLinkCard owner="static" prefix={keyPrefix.data} />
         </Col>
       ) : null}
-      <Col span={24}>
-        <StaticOrdersCard />
-      </Col>
       <RenewModal proxies={renewing} prices={prices} methods={methods} onClose={() => setRenewing(null)} />
       <ReplaceModal proxy={replacing} onClose={() => setReplacing(null)} />
       <Modal open={listing !== null} title={listing ? t('static.allowlist.title', { ip: listing.ip }) : ''} footer={null} onCancel={() => setListing(null)} destroyOnHidden>

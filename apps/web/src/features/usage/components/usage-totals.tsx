@@ -4,13 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { formatBytes } from '@/lib/format';
 
 /** Upload, download and their sum over every row of the filters (not only the page shown). */
-export function UsageTotals({ bytesUp, bytesDown }: { bytesUp: number; bytesDown: number }) {
+/** `totals` undefined: still loading, shown as the three figures with their values to come, so the table below stays put. */
+export function UsageTotals({ totals }: { totals: { bytesUp: number; bytesDown: number } | undefined }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const items = [
-    { key: 'up', value: bytesUp },
-    { key: 'down', value: bytesDown },
-    { key: 'total', value: bytesUp + bytesDown },
+    { key: 'up', value: totals?.bytesUp },
+    { key: 'down', value: totals?.bytesDown },
+    { key: 'total', value: totals ? totals.bytesUp + totals.bytesDown : undefined },
   ] as const;
   return (
     // The box wraps the row: a gutter's negative margins would push the row's own background past the card.
@@ -18,7 +19,12 @@ export function UsageTotals({ bytesUp, bytesDown }: { bytesUp: number; bytesDown
       <Row gutter={[24, 16]}>
         {items.map((item) => (
           <Col xs={24} sm={8} key={item.key}>
-            <Statistic title={t(`usage.totals.${item.key}`)} value={formatBytes(item.value, lang)} data-testid={`usage-record-total-${item.key}`} />
+            <Statistic
+              title={t(`usage.totals.${item.key}`)}
+              value={item.value === undefined ? '' : formatBytes(item.value, lang)}
+              loading={item.value === undefined}
+              data-testid={item.value === undefined ? undefined : `usage-record-total-${item.key}`}
+            />
           </Col>
         ))}
       </Row>

@@ -55,8 +55,8 @@ export default function UsageRecordPage() {
           </Button>
         </Space>
       </div>
-      {/* Totals only from an answer: a failed or pending request shows no zeros (the table says which). */}
-      {usage.data && !usage.isError ? <UsageTotals bytesUp={usage.data.totals.bytesUp} bytesDown={usage.data.totals.bytesDown} /> : null}
+      {/* Totals only from an answer: a pending request shows them still to come, a failed one none (the table says why). */}
+      {usage.isError ? null : <UsageTotals totals={usage.data?.totals} />}
       <UsageRecordTable paged={paged} />
     </Card>
   );
