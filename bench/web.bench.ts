@@ -7,8 +7,9 @@
  * machine's load average beside it (a loaded machine slows the trace Lighthouse simulates from).
  *
  * Public routes are opened signed out, customer routes as a customer with traffic and a proxy account,
- * distribution and admin routes as the admin (a distributor too). The session is put in sessionStorage
- * before each page's scripts run, as the console keeps it after sign-in.
+ * distribution and admin routes as the admin (a distributor too). The session (token and user) is put in
+ * sessionStorage before each page's scripts run, as the console keeps it after sign-in: a tab that knows its
+ * user draws the layout while the user is checked again, as a returning customer's does.
  *
  * Flags: `--runs=N` (3), `--only=<text>` (routes whose path contains it), `--no-build` (use the last build),
  * `--save=<dir>` (each run's Lighthouse report as JSON, to see where the time goes), `--check` (exit 1 when a
@@ -115,15 +116,27 @@ async function login(url: string, who: { email: string; password: string }): Pro
   return (await api<{ token: string }>(url, '/login', { account: who.email, password: who.password, captchaId: captcha.data.id, captcha: CAPTCHA })).token;
 }
 
+/** A signed-in tab's session storage, as the console leaves it after sign-in: the token and the user. */
+interface Session {
+  token: string;
+  userInfo: string;
+}
+
+async function session(url: string, token: string): Promise<Session> {
+  const res = await fetch(`${url}/api/user`, { headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`/user: ${res.status}`);
+  return { token, userInfo: JSON.stringify(((await res.json()) as { data: unknown }).data) };
+}
+
 /** The admin (made a distributor) and a customer of theirs with 10 GB and a proxy account: pages with data. */
-async function seed(url: string): Promise<{ admin: string; customer: string }> {
+async function seed(url: string): Promise<{ admin: Session; customer: Session }> {
   const admin = await login(url, ADMIN);
   await api(url, '/manage/user/1', { isDistributor: true }, admin);
   const { data } = await api<{ data: { id: number } }>(url, '/distribution/saveuser', CUSTOMER, admin);
   await api(url, '/manage/recharge', { userId: data.id, bytes: 10 * 1024 ** 3, validityDays: 30, note: 'bench' }, admin);
   const customer = await login(url, CUSTOMER);
   await api(url, '/proxy/dynamic', { username: 'benchuser', password: 'benchpass123' }, customer);
-  return { admin, customer };
+  return { admin: await session(url, admin), customer: await session(url, customer) };
 }
 
 // ------------------------------------------------------------------ lighthouse
@@ -151,11 +164,16 @@ function runOf(lhr: Result): Run {
   };
 }
 
-async function lighthouseRun(browser: Browser, url: string, token: string | null, name: string): Promise<Run> {
+async function lighthouseRun(browser: Browser, url: string, signedIn: Session | null, name: string): Promise<Run> {
   const page = await browser.newPage();
   try {
     // Before the console's own scripts, on every document Lighthouse loads (it resets storage first).
-    if (token) await page.evaluateOnNewDocument((t) => sessionStorage.setItem('token', t), token);
+    if (signedIn) {
+      await page.evaluateOnNewDocument((s: Session) => {
+        sessionStorage.setItem('token', s.token);
+        sessionStorage.setItem('userInfo', s.userInfo);
+      }, signedIn);
+    }
     const flags: Flags = { logLevel: 'error', output: 'json', onlyCategories: ['performance'] };
     const result = await lighthouse(url, flags, undefined, page);
     if (!result) throw new Error(`no Lighthouse result for ${url}`);
@@ -244,12 +262,12 @@ async function main(): Promise<void> {
   });
   const rows: Row[] = [];
   try {
-    const tokens = await seed(server.url);
+    const sessions = await seed(server.url);
     const routes = appRoutes.filter((r) => r.path !== '/error' && (!ONLY || r.path.includes(ONLY)));
     for (const route of routes) {
-      const token = route.access === 'public' ? null : route.access === 'customer' ? tokens.customer : tokens.admin;
+      const signedIn = route.access === 'public' ? null : route.access === 'customer' ? sessions.customer : sessions.admin;
       const runs: Run[] = [];
-      for (let i = 0; i < RUNS; i += 1) runs.push(await withRetry(() => lighthouseRun(browser, `${server.url}${BASE}${route.path}`, token, `${route.name}-${i + 1}`)));
+      for (let i = 0; i < RUNS; i += 1) runs.push(await withRetry(() => lighthouseRun(browser, `${server.url}${BASE}${route.path}`, signedIn, `${route.name}-${i + 1}`)));
       const run: Run = {
         score: median(runs.map((r) => r.score)),
         fcp: median(runs.map((r) => r.fcp)),

@@ -129,12 +129,12 @@ describe('preloadFirstPage', () => {
     expect(loads['/manage/user']).toHaveBeenCalledOnce();
   });
 
-  it('fetches nothing for a tab without a session or for a public page', () => {
+  it('fetches a public page for anyone, and nothing of a signed-in page for a tab without a session', () => {
     const loads = spyLoads();
     preloadFirstPage({ pathname: `${ROUTER_BASENAME}/center`, search: '' }, 'en');
-    sessionStorage.setItem(SESSION_KEYS.token, 'tok');
-    preloadFirstPage({ pathname: `${ROUTER_BASENAME}/user/login`, search: '' }, 'en');
     preloadFirstPage({ pathname: '/elsewhere', search: '' }, 'en');
     expect(Object.values(loads).some((spy) => spy.mock.calls.length > 0)).toBe(false);
+    preloadFirstPage({ pathname: `${ROUTER_BASENAME}/user/login`, search: '' }, 'en');
+    expect(Object.entries(loads).filter(([, spy]) => spy.mock.calls.length > 0).map(([path]) => path)).toEqual(['/user/login']);
   });
 });

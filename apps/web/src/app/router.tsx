@@ -23,19 +23,22 @@ const loadLayout = () => {
 const AppLayout = lazy(() => loadLayout().then((m) => ({ default: m.AppLayout })));
 
 /**
- * On a first load of a page inside the layout by a tab that holds a session (or brings one in `?token=`): its
- * chunk, the layout's and the console's texts are fetched at once, beside the language pack and the sign-in
- * check, instead of each after the other (four round trips before anything was drawn on a phone's network,
- * docs/console.md#first-load). Nothing is drawn from them until the navigation rules have run; a failed fetch
- * is left to the page's own import, which shows it.
+ * On a first load, the page's chunk is fetched at once, beside the language pack and the sign-in check, instead
+ * of after them; for a page inside the layout by a tab that holds a session (or brings one in `?token=`), the
+ * layout's chunk and the console's texts too (four round trips one after the other before anything was drawn
+ * on a phone's network, docs/console.md#first-load). A signed-out tab fetches no layout: the rules send it to
+ * the login page. Nothing is drawn from these until the navigation rules have run; a failed fetch is left to
+ * the page's own import, which shows it.
  */
 export function preloadFirstPage(location: Pick<Location, 'pathname' | 'search'>, lang: Lang): void {
-  if (!storage.getToken() && !new URLSearchParams(location.search).has('token')) return;
   const path = location.pathname.startsWith(ROUTER_BASENAME) ? location.pathname.slice(ROUTER_BASENAME.length) || '/' : null;
-  const route = path === null ? undefined : appRoutes.find((r) => r.layout && matchPath(r.path, path));
+  const route = path === null ? undefined : appRoutes.find((r) => matchPath(r.path, path));
   if (!route) return;
-  void consoleTexts(lang).catch(() => {});
-  void import('./layout/app-layout').catch(() => {});
+  if (route.layout) {
+    if (!storage.getToken() && !new URLSearchParams(location.search).has('token')) return;
+    void consoleTexts(lang).catch(() => {});
+    void import('./layout/app-layout').catch(() => {});
+  }
   void route.load().catch(() => {});
 }
 
