@@ -16,8 +16,8 @@ import { appRoutes } from './routes';
 const NotFound = lazy(() => import('./pages/not-found'));
 // Not needed by the public pages (login, register): their first load goes without the menu and header, antd
 // and the console's texts. The texts are asked for with the layout, not after it (app/antd-provider.tsx).
-const loadLayout = () => {
-  void consoleTexts(currentLang()).catch(() => {});
+const loadLayout = (lang: Lang = currentLang()) => {
+  void consoleTexts(lang).catch(() => {});
   return import('./layout/app-layout');
 };
 const AppLayout = lazy(() => loadLayout().then((m) => ({ default: m.AppLayout })));
@@ -36,8 +36,7 @@ export function preloadFirstPage(location: Pick<Location, 'pathname' | 'search'>
   if (!route) return;
   if (route.layout) {
     if (!storage.getToken() && !new URLSearchParams(location.search).has('token')) return;
-    void consoleTexts(lang).catch(() => {});
-    void import('./layout/app-layout').catch(() => {});
+    void loadLayout(lang).catch(() => {});
   }
   void route.load().catch(() => {});
 }

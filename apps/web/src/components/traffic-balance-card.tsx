@@ -31,7 +31,7 @@ export function TrafficBalanceCard({ traffic }: { traffic: QueryLike<TrafficSumm
       }
       data-testid="traffic-balance"
     >
-      <QueryState query={traffic} placeholder={<Figures loading />}>
+      <QueryState query={traffic} placeholder={<Figures />}>
         {(summary) => <Balance traffic={summary} />}
       </QueryState>
     </Card>
@@ -51,8 +51,9 @@ function Balance({ traffic }: { traffic: TrafficSummary }) {
  * The three figures; while loading, the same three with their values still to come, so the page below does
  * not move down when they arrive (a two-line skeleton was a third of their height on a phone).
  */
-function Figures({ traffic, loading = false }: { traffic?: TrafficSummary; loading?: boolean }) {
+function Figures({ traffic }: { traffic?: TrafficSummary }) {
   const { t, i18n } = useTranslation();
+  const loading = traffic === undefined;
   const lang = normalizeLang(i18n.language);
   const next = traffic ? nextExpiringGrant(traffic.grants) : null;
   return (
