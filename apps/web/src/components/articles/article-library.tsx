@@ -2,7 +2,7 @@ import { Card } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { Article, ArticleCatalogue } from '@/lib/article-catalogue';
-import { ArticleList } from './article-list';
+import { ArticleList, ArticleListPlaceholder } from './article-list';
 import { ArticleNotFound } from './article-not-found';
 import { ArticleView } from './article-view';
 import { QueryState } from '../query-state';
@@ -40,7 +40,7 @@ export function ArticleLibrary({ name, catalogue, dated = false, render = (a) =>
     // Loading or failed: the shared states, in a card like the list's.
     main = (
       <Card variant="borderless" className="surface-card">
-        <QueryState query={articles} rows={6} errorTitle={t('articles.failed')}>
+        <QueryState query={articles} rows={6} placeholder={slug === null ? <ArticleListPlaceholder count={catalogue.slugs.length} /> : undefined} errorTitle={t('articles.failed')}>
           {() => null}
         </QueryState>
       </Card>

@@ -1,5 +1,5 @@
 import { RightOutlined } from '@ant-design/icons';
-import { Card } from 'antd';
+import { Card, Skeleton } from 'antd';
 import { Link } from 'react-router';
 import type { ArticleMeta } from '@/lib/article-catalogue';
 
@@ -22,5 +22,21 @@ export function ArticleList({ articles, showDates }: { articles: readonly Articl
         ))}
       </ul>
     </Card>
+  );
+}
+
+/**
+ * The list's rows while the articles load: one per article, a title and a line, so the cards below it stay
+ * where they will be (a six-line skeleton was half the list's height and pushed them down on a phone).
+ */
+export function ArticleListPlaceholder({ count }: { count: number }) {
+  return (
+    <ul className="article-list">
+      {Array.from({ length: count }, (_, i) => (
+        <li key={i} className="article-list__item">
+          <Skeleton active title={{ width: '45%' }} paragraph={{ rows: 1 }} />
+        </li>
+      ))}
+    </ul>
   );
 }
