@@ -2,7 +2,7 @@ import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { normalizeLang, type StatisticsSummary, type StatisticsSummaryBlock } from '@resi/contract';
 import { Col, Row, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatMoney, INTL_LOCALE } from '@/lib/format';
+import { formatCount, formatMoney, INTL_LOCALE, numberFormat } from '@/lib/format';
 
 const FIGURES = ['revenue', 'orders', 'registrations'] as const;
 
@@ -17,7 +17,7 @@ function Growth({ ratio, testId }: { ratio: number | null; testId: string }) {
       </Tooltip>
     );
   }
-  const percent = new Intl.NumberFormat(INTL_LOCALE[normalizeLang(i18n.language)], { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(ratio);
+  const percent = numberFormat(INTL_LOCALE[normalizeLang(i18n.language)], { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(ratio);
   const direction = ratio > 0 ? 'up' : ratio < 0 ? 'down' : 'flat';
   return (
     <span className={`statistics-growth statistics-growth--${direction}`} data-testid={testId}>
@@ -29,7 +29,7 @@ function Growth({ ratio, testId }: { ratio: number | null; testId: string }) {
 function Block({ name, block, currency }: { name: 'today' | 'thisMonth'; block: StatisticsSummaryBlock; currency: string }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
-  const value = (figure: (typeof FIGURES)[number], v: number) => (figure === 'revenue' ? formatMoney(v, currency, lang) : new Intl.NumberFormat(INTL_LOCALE[lang]).format(v));
+  const value = (figure: (typeof FIGURES)[number], v: number) => (figure === 'revenue' ? formatMoney(v, currency, lang) : formatCount(v, lang));
   return (
     <div className="statistics-summary__block" data-testid={`statistics-summary-${name}`}>
       <Typography.Text strong>{t(`statistics.summary.${name}`)}</Typography.Text>

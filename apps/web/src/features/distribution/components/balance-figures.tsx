@@ -2,7 +2,7 @@ import { normalizeLang, type DistributionInfo } from '@resi/contract';
 import { Alert, Card, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatMoney, INTL_LOCALE } from '@/lib/format';
+import { formatCount, formatMoney, INTL_LOCALE, numberFormat } from '@/lib/format';
 
 function Figure({ name, value, testId }: { name: string; value: ReactNode; testId: string }) {
   const { t } = useTranslation();
@@ -26,7 +26,7 @@ export function BalanceFigures({ info }: { info: DistributionInfo }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
   const money = (v: number) => formatMoney(v, info.currency, lang);
-  const count = (v: number) => new Intl.NumberFormat(INTL_LOCALE[lang]).format(v);
+  const count = (v: number) => formatCount(v, lang);
   return (
     <Card variant="borderless" className="surface-card" title={t('distributionManage.figures.title')} data-testid="distribution-figures">
       <div className="dist-figures">
@@ -34,7 +34,7 @@ export function BalanceFigures({ info }: { info: DistributionInfo }) {
         <Figure name="pending" value={money(info.pending)} testId="distribution-pending" />
         <Figure name="held" value={money(info.held)} testId="distribution-held" />
         <Figure name="paid" value={money(info.paid)} testId="distribution-paid" />
-        <Figure name="rate" value={`${new Intl.NumberFormat(INTL_LOCALE[lang], { maximumFractionDigits: 2 }).format(info.rate)}%`} testId="distribution-rate" />
+        <Figure name="rate" value={`${numberFormat(INTL_LOCALE[lang], { maximumFractionDigits: 2 }).format(info.rate)}%`} testId="distribution-rate" />
         <Figure name="referrals" value={`${count(info.payingReferrals)} / ${count(info.referrals)}`} testId="distribution-referrals" />
       </div>
       {info.owed > 0 ? (

@@ -1,7 +1,7 @@
 import { type ChannelStats, type ChannelStatsRow, normalizeLang } from '@resi/contract';
 import { Table } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatMoney, INTL_LOCALE } from '@/lib/format';
+import { formatCount, formatMoney } from '@/lib/format';
 
 const rowKey = (r: ChannelStatsRow) => `${r.channelKey}-${r.channelValue}-${r.day}`;
 
@@ -9,7 +9,7 @@ const rowKey = (r: ChannelStatsRow) => `${r.channelKey}-${r.channelValue}-${r.da
 export function ChannelTable({ stats }: { stats: ChannelStats }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
-  const number = (v: number) => new Intl.NumberFormat(INTL_LOCALE[lang]).format(v);
+  const number = (v: number) => formatCount(v, lang);
   return (
     <Table<ChannelStatsRow>
       dataSource={stats.rows}

@@ -1,6 +1,6 @@
 import { type ChannelStats, normalizeLang } from '@resi/contract';
 import { useTranslation } from 'react-i18next';
-import { formatMoney, INTL_LOCALE } from '@/lib/format';
+import { formatMoney, INTL_LOCALE, numberFormat } from '@/lib/format';
 import { funnelRates } from './channel-funnel';
 
 const FIGURES = [
@@ -16,8 +16,8 @@ const RATES = ['visitToRegistration', 'registrationToPaying', 'visitToPaying'] a
 export function ChannelTotals({ stats }: { stats: ChannelStats }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
-  const number = new Intl.NumberFormat(INTL_LOCALE[lang]);
-  const percent = new Intl.NumberFormat(INTL_LOCALE[lang], { style: 'percent', maximumFractionDigits: 1 });
+  const number = numberFormat(INTL_LOCALE[lang]);
+  const percent = numberFormat(INTL_LOCALE[lang], { style: 'percent', maximumFractionDigits: 1 });
   const rates = funnelRates(stats.totals);
   return (
     <div className="statistics-summary__figures" data-testid="channel-totals">

@@ -5,7 +5,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { formatDateTime, formatMoney, INTL_LOCALE } from '@/lib/format';
+import { formatCount, formatDateTime, formatMoney } from '@/lib/format';
 import { type ReferralFilters, referralsQueryOptions } from '../api/get-referrals';
 import { ReferralFilterBar } from './referral-filter-bar';
 import { ReferralFormModal } from './referral-form-modal';
@@ -26,7 +26,7 @@ export function ReferralList({ isAdmin, canCreate }: { isAdmin: boolean; canCrea
   const [filters, setFilters] = useState<ReferralFilters>({});
   const [editing, setEditing] = useState<Editing>({ open: false });
   const paged = usePagedQuery(referralsQueryOptions, filters);
-  const count = (n: number) => new Intl.NumberFormat(INTL_LOCALE[lang]).format(n);
+  const count = (n: number) => formatCount(n, lang);
 
   const columns: ColumnsType<DistributionUserDto> = [
     {

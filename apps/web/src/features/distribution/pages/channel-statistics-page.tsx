@@ -5,7 +5,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '@/components/query-state';
-import { formatMoney, INTL_LOCALE } from '@/lib/format';
+import { formatCount, formatMoney } from '@/lib/format';
 import { useExportChannelStats } from '../api/export-channel-stats';
 import { useChannelStats } from '../api/get-channel-stats';
 import { ChannelChart } from '../components/channel-chart';
@@ -61,7 +61,7 @@ export default function ChannelStatisticsPage() {
       </Card>
       <QueryState query={stats} rows={8} errorTitle={t('channels.error')} errorTestId="channel-error">
         {(data) => {
-          const format = (metric: ChannelMetric, v: number) => (metric === 'revenue' ? formatMoney(v, data.currency, lang) : new Intl.NumberFormat(INTL_LOCALE[lang]).format(v));
+          const format = (metric: ChannelMetric, v: number) => (metric === 'revenue' ? formatMoney(v, data.currency, lang) : formatCount(v, lang));
           return (
             <Space orientation="vertical" size={20} className="statistics-page">
               <Card variant="borderless" className="surface-card" title={t('channels.totalsTitle')}>

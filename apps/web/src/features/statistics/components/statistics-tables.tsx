@@ -4,7 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PayMethodLabel } from '@/components/pay-method-label';
-import { countryName, formatBytes, formatMoney, INTL_LOCALE } from '@/lib/format';
+import { countryName, formatBytes, formatCount, formatMoney } from '@/lib/format';
 
 type Report = StatisticsDto;
 
@@ -14,7 +14,7 @@ function useFormats(currency: string) {
   return {
     lang,
     money: (v: number) => formatMoney(v, currency, lang),
-    count: (v: number) => new Intl.NumberFormat(INTL_LOCALE[lang]).format(v),
+    count: (v: number) => formatCount(v, lang),
     bytes: (v: number) => formatBytes(v, lang),
   };
 }

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '@/components/query-state';
 import { StatisticsSummaryCards } from '@/components/statistics-summary';
-import { formatMoney, INTL_LOCALE } from '@/lib/format';
+import { formatCount, formatMoney } from '@/lib/format';
 import { useExportStatistics } from '../api/export-statistics';
 import { type StatisticsFilters as Query, useStatistics } from '../api/get-statistics';
 import { type ChartMetric, StatisticsChart } from '../components/statistics-chart';
@@ -45,7 +45,7 @@ export default function StatisticsPage() {
       </Card>
       <QueryState query={report} rows={8} errorTitle={t('statistics.error')} errorTestId="statistics-error">
         {(data) => {
-          const format = (metric: ChartMetric, v: number) => (metric === 'revenue' ? formatMoney(v, data.currency, lang) : new Intl.NumberFormat(INTL_LOCALE[lang]).format(v));
+          const format = (metric: ChartMetric, v: number) => (metric === 'revenue' ? formatMoney(v, data.currency, lang) : formatCount(v, lang));
           return (
             <Space direction="vertical" size={20} className="statistics-page">
               <Card variant="borderless" className="surface-card" title={t('statistics.summary.title')}>
