@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { call } from './auth-flows';
 import { signedIn } from './commerce';
@@ -9,6 +10,8 @@ import { HOST } from './gateway-fixtures';
 import { silentLog } from '../src/gateway/gateway-log';
 import { type StoreGateway, type StoreGatewayOptions, startStoreGateway } from '../src/gateway/store/store-gateway';
 import type { TestApp } from './test-app';
+
+const execFileAsync = promisify(execFile);
 
 /*
  * Kit for gateway tests against the real store: customers with traffic grants and a proxy account made
@@ -198,13 +201,10 @@ export function spawnGateway(t: TestApp, ports: { http: number; socks: number },
     ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}),
     ...o.env,
   });
-  const node = [process.execPath, '--import', 'tsx', MAIN, '--role=gateway'];
-  // prlimit execs node in its place (same pid, so signals still reach the gateway) with that descriptor limit.
-  const [cmd, ...args] = o.maxOpenFiles ? ['prlimit', `--nofile=${o.maxOpenFiles}:${o.maxOpenFiles}`, '--', ...node] : node;
-  const child = spawn(cmd!, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--role=gateway'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const ready = new Promise<void>((resolve, reject) => {
+  const listening = new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       if (out.includes('"msg":"gateway listening"')) resolve();
@@ -212,6 +212,12 @@ export function spawnGateway(t: TestApp, ports: { http: number; socks: number },
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
     void exited.then((e) => reject(new Error(`gateway exited before listening (${e.code ?? e.signal}):\n${out}`)));
   });
+  // The descriptor limit is lowered once the gateway listens, not at its start: run from source, tsx's loader
+  // opens hundreds of module files at once, and under 200 descriptors a fresh-clone run failed with EMFILE
+  // before listening (the built server is one file). The gateway's default budget was taken from the limit it
+  // started with, so a test of that budget sets GATEWAY_MAX_CONNECTIONS to what the low limit would give.
+  const limit = o.maxOpenFiles;
+  const ready = limit ? listening.then(() => execFileAsync('prlimit', ['--pid', String(child.pid), `--nofile=${limit}:${limit}`]).then(() => undefined)) : listening;
   ready.catch(() => undefined);
   return { child, ready, exited, output: () => out };
 }
