@@ -18,6 +18,7 @@ import { CopyableCode } from '@/components/copyable-code';
 import { OrderPaymentCell, OrderStateCell } from '@/components/order-cells';
 import { OrderItems } from '@/components/order-items';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { UserCell } from '@/components/user-cell';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { dateRangeQuery, formatDateTime, formatMoney } from '@/lib/format';
 import { optionalText } from '@/lib/form-rules';
@@ -172,12 +173,7 @@ export function OrderDesk() {
           {
             title: t('admin.orders.columns.user'),
             key: 'user',
-            render: (_v, o) => (
-              <div className="cell-user">
-                <span>{o.userEmail}</span>
-                <span className="muted">#{o.userId}</span>
-              </div>
-            ),
+            render: (_v, o) => <UserCell email={o.userEmail} id={o.userId} />,
           },
           { title: t('admin.orders.columns.item'), key: 'item', render: (_v, o) => <OrderItems order={o} /> },
           {

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { FilterButtons } from '@/components/filter-buttons';
 import { UserPicker } from '@/components/user-picker';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { UserCell } from '@/components/user-cell';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { formatMoney } from '@/lib/format';
 import { notify } from '@/lib/notify';
@@ -84,12 +85,7 @@ export function PayoffRequestsAdmin() {
           {
             title: t('distributionManage.admin.distributor'),
             key: 'distributor',
-            render: (_v, p) => (
-              <div className="cell-user">
-                <span>{p.distributorEmail}</span>
-                <span className="muted">#{p.distributorId}</span>
-              </div>
-            ),
+            render: (_v, p) => <UserCell email={p.distributorEmail} id={p.distributorId} />,
           },
           ...payoffColumns(t, lang),
           {
