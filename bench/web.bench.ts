@@ -11,7 +11,7 @@
  * sessionStorage before each page's scripts run, as the console keeps it after sign-in: a tab that knows its
  * user draws the layout while the user is checked again, as a returning customer's does.
  *
- * Flags: `--runs=N` (3), `--only=<text>` (routes whose path contains it), `--no-build` (use the last build),
+ * Flags: `--runs=N` (3), `--only=<text>[,<text>…]` (routes whose path contains one), `--no-build` (use the last build),
  * `--save=<dir>` (each run's Lighthouse report as JSON, to see where the time goes), `--check` (exit 1 when a
  * route misses a target). BENCH_PORT_BASE picks the ports; unset: free ones.
  */
@@ -34,7 +34,7 @@ const ADMIN = { email: 'admin@bench.test', password: 'BenchPass123' };
 const CUSTOMER = { email: 'customer@bench.test', password: 'BenchPass123' };
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const RUNS = Number(arg('runs') ?? 3);
-const ONLY = arg('only');
+const ONLY = arg('only')?.split(',');
 const check = process.argv.includes('--check');
 const noBuild = process.argv.includes('--no-build');
 const SAVE = arg('save');
@@ -263,7 +263,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     const sessions = await seed(server.url);
-    const routes = appRoutes.filter((r) => r.path !== '/error' && (!ONLY || r.path.includes(ONLY)));
+    const routes = appRoutes.filter((r) => r.path !== '/error' && (!ONLY || ONLY.some((text) => r.path.includes(text))));
     for (const route of routes) {
       const signedIn = route.access === 'public' ? null : route.access === 'customer' ? sessions.customer : sessions.admin;
       const runs: Run[] = [];
