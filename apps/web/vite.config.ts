@@ -1,37 +1,18 @@
 import react from '@vitejs/plugin-react';
 import { articlePlugin } from './article-plugin.js';
+import { graphOf, isConsoleModule, srcPath } from './chunk-groups.js';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Rolldown } from 'vite';
+import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { BASE_PATH } from './src/lib/constants.js';
 
-const ENTRY = fileURLToPath(new URL('./src/main.tsx', import.meta.url));
-const SRC = fileURLToPath(new URL('./src/', import.meta.url));
+const ENTRY = srcPath('main.tsx');
 /** The libraries every page runs on. (Through the contract's index the entry's graph also reaches zod, which it never runs.) */
 const RUNTIME_LIBRARIES = /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|@tanstack[\\/](query-core|react-query)|use-sync-external-store|cookie|set-cookie-parser|dayjs)[\\/]/;
-
-/**
- * Names `chunk` what main.tsx reaches through static imports, of the console's own modules and of the libraries
- * every page runs on; the rest nothing (left to the other groups and to rolldown): a group by reachability, which
- * no option of rolldown's expresses. The graph is walked once per build. Not the entry itself: its top-level
- * await would hold this chunk's evaluation, and with it every chunk importing from it, such as the language
- * pack that await fetches.
- */
-function entryGraph(chunk: string) {
-  let graph: Set<string> | null = null;
-  return (id: string, ctx: Rolldown.ChunkingContext): string | null => {
-    if (!graph) {
-      graph = new Set();
-      const queue = [ENTRY];
-      for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
-        if (graph.has(next)) continue;
-        graph.add(next);
-        queue.push(...(ctx.getModuleInfo(next)?.importedIds ?? []));
-      }
-    }
-    return id !== ENTRY && graph.has(id) && (id.startsWith(SRC) || RUNTIME_LIBRARIES.test(id)) ? chunk : null;
-  };
-}
+const ANTD_PARTS = /node_modules[\\/](antd|@rc-component|rc-[^\\/]+)[\\/]/;
+const entryGraph = graphOf(['main.tsx']);
+const layoutGraph = graphOf(['app/layout/app-layout.tsx']);
+const loginGraph = graphOf(['features/auth/pages/login-page.tsx']);
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
@@ -53,9 +34,12 @@ export default defineConfig({
         // page runs on, and the core every page drawn with antd runs on (theme, CSS-in-JS, motion, popups).
         advancedChunks: {
           groups: [
-            // Everything the entry imports statically, libraries and the console's own modules: every first load
-            // fetches all of it, and as a dozen files of a few hundred bytes each it took as many requests.
-            { name: entryGraph('runtime') },
+            // What the entry reaches, of the console's own modules and the libraries every page runs on (not the
+            // entry itself: its top-level await would hold this chunk's evaluation, and with it that of every chunk
+            // importing from it, such as the language pack that await fetches).
+            {
+              name: (id, ctx) => (id !== ENTRY && entryGraph(ctx).has(id) && (isConsoleModule(id) || RUNTIME_LIBRARIES.test(id)) ? 'runtime' : null),
+            },
             {
               name: 'antd-core',
               test: /node_modules[\\/](@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color|icons[\\/]es[\\/](components|utils))|@rc-component[\\/](util|motion|portal|resize-observer|trigger|context)|antd[\\/]es[\\/](_util|config-provider|theme|style|locale|version)|@babel[\\/]runtime|stylis|@emotion|classnames|clsx)[\\/]/,
@@ -63,6 +47,11 @@ export default defineConfig({
             // Every icon in one file: each was a chunk of about 1 kB of its own, twenty on Account Home, and a
             // phone's browser fetches six at a time over HTTP/1.1 (docs/console.md#first-load).
             { name: 'icons', test: /node_modules[\\/]@ant-design[\\/](icons[\\/]es[\\/]icons|icons-svg)[\\/]/ },
+            // The login page's own modules, and the layout with the antd parts it draws with, which every signed-in
+            // page loads. In that order: a group takes what its modules import too, unless an earlier group has it,
+            // so what both reach (the brand logo, the tips) comes with the login page, and login loads no antd.
+            { name: (id, ctx) => (loginGraph(ctx).has(id) && isConsoleModule(id) ? 'login' : null) },
+            { name: (id, ctx) => (layoutGraph(ctx).has(id) && (isConsoleModule(id) || ANTD_PARTS.test(id)) ? 'layout' : null) },
           ],
         },
       },
