@@ -1,4 +1,4 @@
-import { Grid } from 'antd';
+import { BREAKPOINT, useMediaQuery } from './use-media-query';
 
 /**
  * Where a table's action column is pinned: to the right edge from a tablet's width (antd's md) up. On a phone a
@@ -6,5 +6,5 @@ import { Grid } from 'antd';
  * under it, so there it scrolls with the others.
  */
 export function useActionsPin(): 'right' | undefined {
-  return Grid.useBreakpoint().md === true ? 'right' : undefined;
+  return useMediaQuery(BREAKPOINT.md) ? 'right' : undefined;
 }

@@ -1,5 +1,5 @@
 import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Button, Drawer, Grid, Layout, Typography } from 'antd';
+import { Button, Drawer, Layout, Typography } from 'antd';
 import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
@@ -7,6 +7,7 @@ import { useCurrentUser } from '@/api/get-current-user';
 import { useSite } from '@/api/get-site';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { PageLoading } from '@/components/page-loading';
+import { BREAKPOINT, useMediaQuery } from '@/hooks/use-media-query';
 import { storage } from '@/lib/storage';
 import { AntdProvider } from '../antd-provider';
 import { menuEntries, menuPath, openGroupKeys, selectedMenuKeys, toMenuItems } from '../menu';
@@ -38,9 +39,7 @@ function ConsoleLayout() {
   const navigate = useNavigate();
   const user = useCurrentUser();
   const site = useSite();
-  const screens = Grid.useBreakpoint();
-  // Until antd has measured the screen (the first render) the wide layout stands.
-  const narrow = screens.lg === false;
+  const narrow = !useMediaQuery(BREAKPOINT.lg);
   const [collapsed, setCollapsed] = useState(() => storage.getUiState().menuCollapsed);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const route = findRoute(location.pathname);

@@ -1,8 +1,9 @@
 import { normalizeLang, type AdminUserDetail } from '@resi/contract';
-import { Descriptions, Drawer, Grid, Table, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
+import { Descriptions, Drawer, Table, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { OrderStatusTag } from '@/components/order-status-tag';
 import { QueryState } from '@/components/query-state';
+import { BREAKPOINT, useMediaQuery } from '@/hooks/use-media-query';
 import { countryName, formatBytes, formatDateTime, formatMoney } from '@/lib/format';
 import { useUserDetail } from '../api/get-user-detail';
 import { UserActions } from './user-actions';
@@ -54,13 +55,13 @@ function Profile({ d, onChanged }: { d: Detail; onChanged: () => void }) {
 export function UserDetailDrawer({ userId, onClose }: { userId: number | null; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
-  const screens = Grid.useBreakpoint();
+  const wide = useMediaQuery(BREAKPOINT.md);
   const detail = useUserDetail(userId ?? 0);
   return (
     <Drawer
       open={userId !== null}
       onClose={onClose}
-      size={screens.md ? 760 : '100%'}
+      size={wide ? 760 : '100%'}
       title={detail.data?.user.email ?? t('users.detail.title')}
       // Closed from the far corner: at the start of the header the close button sat under the page's
       // centred "Saved." message, and a pointer resting there keeps antd's message from leaving.
