@@ -1,5 +1,5 @@
 import type { LoginSummaryDto } from '@resi/contract';
-import { Button, Card, Col, Row, Table } from 'antd';
+import { Button, Card, Col, Row, Skeleton, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/lib/format';
 import { LoginAttemptsChart } from './login-attempts-chart';
@@ -7,11 +7,18 @@ import { LoginAttemptsChart } from './login-attempts-chart';
 type FailingIp = LoginSummaryDto['topFailingIps'][number];
 type SpreadAccount = LoginSummaryDto['spreadAccounts'][number];
 
-/** The summary of the filtered attempts: per day, the IPs failing most, the accounts failed from many IPs. A click on an IP or account filters the list by it. */
-export function LoginSummary({ summary, onPickIp, onPickAccount }: { summary: LoginSummaryDto; onPickIp: (ip: string) => void; onPickAccount: (account: string) => void }) {
+const CHART_HEIGHT = 260;
+
+/**
+ * The summary of the filtered attempts: per day, the IPs failing most, the accounts failed from many IPs. A click on an IP or account filters the list by it.
+ * Without `summary` (still loading) the cards stand in their final shape, the chart's box as a placeholder of
+ * its height, so that the list below does not move when it comes (docs/console.md#loading-empty-and-error).
+ */
+export function LoginSummary({ summary, onPickIp, onPickAccount }: { summary?: LoginSummaryDto; onPickIp: (ip: string) => void; onPickAccount: (account: string) => void }) {
   const { t } = useTranslation();
-  const attempts = summary.days.reduce((n, d) => n + d.attempts, 0);
-  const failures = summary.days.reduce((n, d) => n + d.failures, 0);
+  const days = summary?.days ?? [];
+  const attempts = days.reduce((n, d) => n + d.attempts, 0);
+  const failures = days.reduce((n, d) => n + d.failures, 0);
   return (
     <Row gutter={[16, 16]}>
       <Col span={24}>
@@ -19,9 +26,16 @@ export function LoginSummary({ summary, onPickIp, onPickAccount }: { summary: Lo
           variant="borderless"
           className="surface-card"
           title={t('logins.chart.title')}
-          extra={<span className="muted" data-testid="login-totals">{t('logins.chart.totals', { from: summary.from, to: summary.to, attempts, failures })}</span>}
+          extra={summary ? <span className="muted" data-testid="login-totals">{t('logins.chart.totals', { from: summary.from, to: summary.to, attempts, failures })}</span> : null}
+          aria-busy={!summary}
         >
-          <LoginAttemptsChart days={summary.days} />
+          {summary ? (
+            <LoginAttemptsChart days={summary.days} height={CHART_HEIGHT} />
+          ) : (
+            <div style={{ height: CHART_HEIGHT }}>
+              <Skeleton active title={false} paragraph={{ rows: 6 }} />
+            </div>
+          )}
         </Card>
       </Col>
       <Col xs={24} xl={12}>
@@ -31,8 +45,9 @@ export function LoginSummary({ summary, onPickIp, onPickAccount }: { summary: Lo
             rowKey={(r) => r.ip ?? ''}
             pagination={false}
             scroll={{ x: 'max-content' }}
-            dataSource={summary.topFailingIps}
-            locale={{ emptyText: t('logins.topIps.empty') }}
+            dataSource={summary?.topFailingIps ?? []}
+            loading={!summary}
+            locale={{ emptyText: summary ? t('logins.topIps.empty') : ' ' }}
             columns={[
               {
                 title: t('logins.columns.ip'),
@@ -59,8 +74,9 @@ export function LoginSummary({ summary, onPickIp, onPickAccount }: { summary: Lo
             rowKey="account"
             pagination={false}
             scroll={{ x: 'max-content' }}
-            dataSource={summary.spreadAccounts}
-            locale={{ emptyText: t('logins.spread.empty') }}
+            dataSource={summary?.spreadAccounts ?? []}
+            loading={!summary}
+            locale={{ emptyText: summary ? t('logins.spread.empty') : ' ' }}
             columns={[
               {
                 title: t('logins.columns.account'),

@@ -31,7 +31,12 @@ export default function LoginLogsPage() {
       <Card variant="borderless" className="surface-card" styles={{ body: { paddingBottom: 8 } }}>
         <LoginLogFilterBar form={form} onApply={apply} onExport={() => exporter.mutate(filters)} exporting={exporter.isPending} />
       </Card>
-      <QueryState query={paged.query} rows={6} errorTitle={t('logins.loadFailed')} errorTestId="logins-summary-error">
+      <QueryState
+        query={paged.query}
+        placeholder={<LoginSummary onPickIp={() => {}} onPickAccount={() => {}} />}
+        errorTitle={t('logins.loadFailed')}
+        errorTestId="logins-summary-error"
+      >
         {(data) => <LoginSummary summary={data.summary} onPickIp={(ip) => pick({ ip })} onPickAccount={(email) => pick({ email })} />}
       </QueryState>
       <Card variant="borderless" className="surface-card" title={t('logins.list')}>

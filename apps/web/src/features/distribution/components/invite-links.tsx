@@ -1,5 +1,5 @@
 import { CHANNEL_KEYS, type ChannelKey, type DistributionInvite } from '@resi/contract';
-import { Button, Card, Flex, Form, Input, Select, Table, Typography } from 'antd';
+import { Button, Card, Flex, Form, Input, Select, Skeleton, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { channelUrl } from './channel-link';
@@ -16,32 +16,41 @@ const CHANNEL_VALUE_MAX = 64;
 /**
  * The invite link, a form that makes a channel link from it (client-side: the server lists a channel
  * only once someone landed through it) and the channel links with their landings and registrations.
+ * Without `invite` (still loading) the card stands in its final shape, the link and code as placeholders and
+ * the form disabled, so that nothing below it moves when they come (docs/console.md#loading-empty-and-error).
  */
-export function InviteLinks({ invite }: { invite: DistributionInvite }) {
+export function InviteLinks({ invite }: { invite?: DistributionInvite }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<ChannelValues>();
   const [made, setMade] = useState<string | null>(null);
   return (
-    <Card variant="borderless" className="surface-card" title={t('distributionManage.invite.title')} data-testid="distribution-invite">
+    <Card variant="borderless" className="surface-card" title={t('distributionManage.invite.title')} data-testid="distribution-invite" aria-busy={!invite}>
       <Flex vertical gap={16}>
         <div>
           <Typography.Text type="secondary">{t('distributionManage.invite.link')}</Typography.Text>
-          <Flex gap={8} align="center" wrap>
-            <Typography.Text className="mono dist-link" data-testid="distribution-invite-link">
-              {invite.inviteLink}
-            </Typography.Text>
-            <LinkActions url={invite.inviteLink} testId="distribution-invite-link" />
-          </Flex>
-          <Typography.Text type="secondary">
-            {t('distributionManage.invite.code')} <span className="mono" data-testid="distribution-invite-code">{invite.inviteCode}</span>
-          </Typography.Text>
+          {invite ? (
+            <>
+              <Flex gap={8} align="center" wrap>
+                <Typography.Text className="mono dist-link" data-testid="distribution-invite-link">
+                  {invite.inviteLink}
+                </Typography.Text>
+                <LinkActions url={invite.inviteLink} testId="distribution-invite-link" />
+              </Flex>
+              <Typography.Text type="secondary">
+                {t('distributionManage.invite.code')} <span className="mono" data-testid="distribution-invite-code">{invite.inviteCode}</span>
+              </Typography.Text>
+            </>
+          ) : (
+            <Skeleton active title={false} paragraph={{ rows: 3 }} className="dist-invite-loading" />
+          )}
         </div>
         <Form<ChannelValues>
           form={form}
           layout="inline"
           className="filter-form"
           initialValues={{ key: 'hz' }}
-          onFinish={(v) => setMade(channelUrl(invite.inviteLink, v.key, v.value))}
+          disabled={!invite}
+          onFinish={(v) => invite && setMade(channelUrl(invite.inviteLink, v.key, v.value))}
           onValuesChange={() => setMade(null)}
           data-testid="channel-link-form"
         >
@@ -75,10 +84,12 @@ export function InviteLinks({ invite }: { invite: DistributionInvite }) {
         <Table
           size="small"
           rowKey="url"
-          dataSource={invite.links}
+          dataSource={invite?.links ?? []}
+          loading={!invite}
           pagination={false}
           scroll={{ x: 'max-content' }}
-          locale={{ emptyText: t('distributionManage.invite.noChannels') }}
+          // While loading, the spinner over an empty body, not the words "no channel links".
+          locale={{ emptyText: invite ? t('distributionManage.invite.noChannels') : ' ' }}
           data-testid="distribution-channel-links"
           columns={[
             { title: t('distributionManage.invite.channel'), key: 'channel', className: 'nowrap', render: (_v, l) => <span className="mono">{`${l.channelKey}=${l.channelValue}`}</span> },

@@ -167,7 +167,9 @@ describe('Distribution Management page', { timeout: 30_000 }, () => {
 
   it('makes a channel link from the invite link', async () => {
     renderPage(distributor);
-    fireEvent.change(await screen.findByTestId('channel-link-value', {}, waitLong), { target: { value: 'spring' } });
+    // The form is there, disabled, until the invite link has come.
+    await screen.findByTestId('distribution-invite-link', {}, waitLong);
+    fireEvent.change(screen.getByTestId('channel-link-value'), { target: { value: 'spring' } });
     fireEvent.click(screen.getByTestId('channel-link-make'));
     expect((await screen.findByTestId('channel-link-url', {}, waitLong)).textContent).toBe(`${LINK}&hz=spring`);
     expect(screen.getByTestId('channel-link-url-qr-button')).toBeTruthy();

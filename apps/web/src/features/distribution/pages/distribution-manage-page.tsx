@@ -24,12 +24,12 @@ function MyDistribution({ userId }: { userId: number }) {
   const invite = useDistributionInvite();
   return (
     <Flex vertical gap={16} data-testid="distribution-manage">
-      <QueryState query={info} rows={4} errorTitle={t('distributionManage.figures.loadFailed')} errorTestId="distribution-info-error">
+      <QueryState query={info} placeholder={<BalanceFigures />} errorTitle={t('distributionManage.figures.loadFailed')} errorTestId="distribution-info-error">
         {(data) => <BalanceFigures info={data} />}
       </QueryState>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={14}>
-          <QueryState query={invite} rows={4} errorTitle={t('distributionManage.invite.loadFailed')}>
+          <QueryState query={invite} placeholder={<InviteLinks />} errorTitle={t('distributionManage.invite.loadFailed')}>
             {(data) => <InviteLinks invite={data} />}
           </QueryState>
         </Col>
