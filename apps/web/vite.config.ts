@@ -38,6 +38,7 @@ export default defineConfig({
             // entry itself: its top-level await would hold this chunk's evaluation, and with it that of every chunk
             // importing from it, such as the language pack that await fetches).
             {
+              debugName: 'runtime',
               name: (id, ctx) => (id !== ENTRY && entryGraph(ctx).has(id) && (isConsoleModule(id) || RUNTIME_LIBRARIES.test(id)) ? 'runtime' : null),
             },
             {
@@ -50,8 +51,11 @@ export default defineConfig({
             // The login page's own modules, and the layout with the antd parts it draws with, which every signed-in
             // page loads. In that order: a group takes what its modules import too, unless an earlier group has it,
             // so what both reach (the brand logo, the tips) comes with the login page, and login loads no antd.
-            { name: (id, ctx) => (loginGraph(ctx).has(id) && isConsoleModule(id) ? 'login' : null) },
-            { name: (id, ctx) => (layoutGraph(ctx).has(id) && (isConsoleModule(id) || ANTD_PARTS.test(id)) ? 'layout' : null) },
+            { debugName: 'login', name: (id, ctx) => (loginGraph(ctx).has(id) && isConsoleModule(id) ? 'login' : null) },
+            {
+              debugName: 'layout',
+              name: (id, ctx) => (layoutGraph(ctx).has(id) && (isConsoleModule(id) || ANTD_PARTS.test(id)) ? 'layout' : null),
+            },
           ],
         },
       },
