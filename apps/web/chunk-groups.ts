@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Rolldown } from 'vite';
 
@@ -10,7 +12,7 @@ import type { Rolldown } from 'vite';
  */
 
 const SRC = fileURLToPath(new URL('./src/', import.meta.url));
-const ANTD = fileURLToPath(new URL('../../node_modules/antd/es/', import.meta.url));
+const ANTD = join(dirname(createRequire(import.meta.url).resolve('antd/package.json')), 'es/');
 const ANTD_INDEX = `${ANTD}index.js`;
 
 /** `DatePicker` → `date-picker`: the folder of an antd export. */
