@@ -1,9 +1,9 @@
 import type { Page } from '@resi/contract';
 import { useQuery, type QueryKey, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
-import { Skeleton, Table, type TableProps } from 'antd';
+import { Table, type TableProps } from 'antd';
 import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QueryError } from './query-state';
+import { QueryError, tableEmptyText } from './query-state';
 
 export interface Paging {
   page: number;
@@ -63,7 +63,7 @@ export function PagedTable<T extends object>({ paged, emptyText, errorTitle, err
       // Not max-content: that lays every column out unwrapped, so a table ran past a laptop's width and its
       // last columns slid under the pinned Actions; auto widths wrap what may wrap and scroll only the rest.
       scroll={{ x: true }}
-      locale={{ emptyText: query.isPending ? <Skeleton active paragraph={{ rows: 4 }} /> : emptyText }}
+      locale={{ emptyText: tableEmptyText(query.isPending, emptyText) }}
       pagination={{
         current: paging.page,
         pageSize: paging.pageSize,

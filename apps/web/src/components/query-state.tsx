@@ -63,6 +63,14 @@ export function QueryState<T>({ query, rows = 3, placeholder, errorTitle, errorT
   return <>{children(query.data)}</>;
 }
 
+/**
+ * A table's empty text while its rows are still coming: a skeleton in the table's body, never its "none yet"
+ * words (docs/console.md#loading-empty-and-error).
+ */
+export function tableEmptyText(loading: boolean, emptyText: ReactNode): ReactNode {
+  return loading ? <Skeleton active paragraph={{ rows: 4 }} /> : emptyText;
+}
+
 /** Several queries as one: data once all have answered, failed when any failed; Retry asks again only for the failed ones. */
 export function combineQueries<const Q extends readonly QueryLike<unknown>[]>(queries: Q): QueryLike<{ [K in keyof Q]: NonNullable<Q[K]['data']> }> {
   const failed = queries.filter((q) => q.isError);

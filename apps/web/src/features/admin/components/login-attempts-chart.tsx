@@ -15,9 +15,11 @@ const AXIS_TEXT = '#6b7280';
 const MARGIN = { top: 8, right: 8, bottom: 24, left: 48 };
 const DEFAULT_WIDTH = 640;
 const LEGEND = 28;
+/** The chart's box, legend included (its loading placeholder takes the same). */
+export const LOGIN_CHART_HEIGHT = 260;
 
 /** Sign-in attempts per day, the failed part stacked on the successful one. */
-export function LoginAttemptsChart({ days, height = 260 }: { days: LoginSummaryDto['days']; height?: number }) {
+export function LoginAttemptsChart({ days, height = LOGIN_CHART_HEIGHT }: { days: LoginSummaryDto['days']; height?: number }) {
   const { t } = useTranslation();
   const [box, width] = useBoxWidth(DEFAULT_WIDTH);
   const plotWidth = Math.max(1, width - MARGIN.left - MARGIN.right);

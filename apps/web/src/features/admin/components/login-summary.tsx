@@ -1,13 +1,12 @@
 import type { LoginSummaryDto } from '@resi/contract';
 import { Button, Card, Col, Row, Skeleton, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { tableEmptyText } from '@/components/query-state';
 import { formatDateTime } from '@/lib/format';
-import { LoginAttemptsChart } from './login-attempts-chart';
+import { LOGIN_CHART_HEIGHT, LoginAttemptsChart } from './login-attempts-chart';
 
 type FailingIp = LoginSummaryDto['topFailingIps'][number];
 type SpreadAccount = LoginSummaryDto['spreadAccounts'][number];
-
-const CHART_HEIGHT = 260;
 
 /**
  * The summary of the filtered attempts: per day, the IPs failing most, the accounts failed from many IPs. A click on an IP or account filters the list by it.
@@ -30,9 +29,9 @@ export function LoginSummary({ summary, onPickIp, onPickAccount }: { summary?: L
           aria-busy={!summary}
         >
           {summary ? (
-            <LoginAttemptsChart days={summary.days} height={CHART_HEIGHT} />
+            <LoginAttemptsChart days={summary.days} />
           ) : (
-            <div style={{ height: CHART_HEIGHT }}>
+            <div style={{ height: LOGIN_CHART_HEIGHT }}>
               <Skeleton active title={false} paragraph={{ rows: 6 }} />
             </div>
           )}
@@ -46,8 +45,7 @@ export function LoginSummary({ summary, onPickIp, onPickAccount }: { summary?: L
             pagination={false}
             scroll={{ x: 'max-content' }}
             dataSource={summary?.topFailingIps ?? []}
-            loading={!summary}
-            locale={{ emptyText: summary ? t('logins.topIps.empty') : ' ' }}
+            locale={{ emptyText: tableEmptyText(!summary, t('logins.topIps.empty')) }}
             columns={[
               {
                 title: t('logins.columns.ip'),
@@ -75,8 +73,7 @@ export function LoginSummary({ summary, onPickIp, onPickAccount }: { summary?: L
             pagination={false}
             scroll={{ x: 'max-content' }}
             dataSource={summary?.spreadAccounts ?? []}
-            loading={!summary}
-            locale={{ emptyText: summary ? t('logins.spread.empty') : ' ' }}
+            locale={{ emptyText: tableEmptyText(!summary, t('logins.spread.empty')) }}
             columns={[
               {
                 title: t('logins.columns.account'),

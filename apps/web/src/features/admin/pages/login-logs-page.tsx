@@ -1,4 +1,4 @@
-import type { LoginLogDto } from '@resi/contract';
+import type { LoginLogDto, LoginSummaryDto } from '@resi/contract';
 import { Card, Flex, Form, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,19 +25,16 @@ export default function LoginLogsPage() {
     apply(form.getFieldsValue());
   };
 
+  // Drawn the same loading (no summary yet: cards in their final shape) and loaded.
+  const summary = (loaded: LoginSummaryDto | undefined) => <LoginSummary summary={loaded} onPickIp={(ip) => pick({ ip })} onPickAccount={(email) => pick({ email })} />;
   return (
     <Flex vertical gap={16} data-testid="login-analysis">
       {/* The form's own bottom margin already spaces it from the card's edge. */}
       <Card variant="borderless" className="surface-card" styles={{ body: { paddingBottom: 8 } }}>
         <LoginLogFilterBar form={form} onApply={apply} onExport={() => exporter.mutate(filters)} exporting={exporter.isPending} />
       </Card>
-      <QueryState
-        query={paged.query}
-        placeholder={<LoginSummary onPickIp={() => {}} onPickAccount={() => {}} />}
-        errorTitle={t('logins.loadFailed')}
-        errorTestId="logins-summary-error"
-      >
-        {(data) => <LoginSummary summary={data.summary} onPickIp={(ip) => pick({ ip })} onPickAccount={(email) => pick({ email })} />}
+      <QueryState query={paged.query} placeholder={summary(undefined)} errorTitle={t('logins.loadFailed')} errorTestId="logins-summary-error">
+        {(data) => summary(data.summary)}
       </QueryState>
       <Card variant="borderless" className="surface-card" title={t('logins.list')}>
         <PagedTable<LoginLogDto>

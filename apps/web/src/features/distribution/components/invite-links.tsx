@@ -2,6 +2,7 @@ import { CHANNEL_KEYS, type ChannelKey, type DistributionInvite } from '@resi/co
 import { Button, Card, Flex, Form, Input, Select, Skeleton, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { tableEmptyText } from '@/components/query-state';
 import { channelUrl } from './channel-link';
 import { LinkActions } from './link-actions';
 
@@ -85,11 +86,9 @@ export function InviteLinks({ invite }: { invite?: DistributionInvite }) {
           size="small"
           rowKey="url"
           dataSource={invite?.links ?? []}
-          loading={!invite}
           pagination={false}
           scroll={{ x: 'max-content' }}
-          // While loading, the spinner over an empty body, not the words "no channel links".
-          locale={{ emptyText: invite ? t('distributionManage.invite.noChannels') : ' ' }}
+          locale={{ emptyText: tableEmptyText(!invite, t('distributionManage.invite.noChannels')) }}
           data-testid="distribution-channel-links"
           columns={[
             { title: t('distributionManage.invite.channel'), key: 'channel', className: 'nowrap', render: (_v, l) => <span className="mono">{`${l.channelKey}=${l.channelValue}`}</span> },
