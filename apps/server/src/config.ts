@@ -103,6 +103,8 @@ const envSchema = z.object({
   API_MAX_CONNECTIONS_PER_IP: count.default(128),
   /** Allowlisted addresses per proxy account or static IP (docs/gateway.md#allowlist). */
   ALLOWLIST_MAX: z.coerce.number().int('must be a whole number').min(1).max(1000).default(20),
+  /** Requests per minute one API key may make, across every API process when REDIS_URL is set (docs/api.md#programs). */
+  API_KEY_RATE_LIMIT: z.coerce.number().int('must be a whole number').min(1).max(1_000_000).default(600),
   /**
    * Private, loopback and other non-public addresses may be allowlisted: for a gateway its customers reach
    * inside a private network (and tests on loopback). Off: only public addresses, so no customer can claim

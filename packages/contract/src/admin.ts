@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiKeyDto } from './api-keys';
 import { passwordField, userDto } from './auth';
 import { ORDER_KINDS, ORDER_STATUSES, trafficGrantDto } from './commerce';
 import { pageQuery } from './envelope';
@@ -98,6 +99,8 @@ export const adminUserDetail = z.object({
       paidAt: z.string().nullable(),
     }),
   ),
+  /** The user's API keys that are not revoked (docs/api.md#programs). */
+  apiKeys: z.array(apiKeyDto),
   logins: z.array(z.object({ at: z.string(), ip: z.string().nullable(), userAgent: z.string().nullable(), result: z.enum(LOGIN_RESULTS) })),
   audit: z.array(
     z.object({

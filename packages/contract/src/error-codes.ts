@@ -59,6 +59,12 @@ export const ERROR_CODES = [
   'EXTRACT_KEY_INVALID',
   'EXTRACT_PORTS_BUSY',
   'NO_TRAFFIC',
+  'SCOPE_REQUIRED',
+  'API_KEY_NOT_ALLOWED',
+  'API_KEY_INVALID',
+  'API_KEY_ADDRESS',
+  'API_KEY_SPEND_CAP',
+  'API_KEYS_FULL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -16,3 +16,4 @@ export * from './login-analysis';
 export * from './refunds';
 export * from './statistics';
 export * from './allowlist';
+export * from './api-keys';

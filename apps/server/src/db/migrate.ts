@@ -22,6 +22,7 @@ import * as statisticsRollups from './migrations/2026-12-09-statistics-rollups';
 import * as referralStanding from './migrations/2026-12-10-referral-standing';
 import * as loginThrottle from './migrations/2026-12-12-login-throttle';
 import * as allowlistExtraction from './migrations/2026-12-14-allowlist-extraction';
+import * as apiKeys from './migrations/2026-12-16-api-keys';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-10-referral-standing': referralStanding,
   '2026-12-12-login-throttle': loginThrottle,
   '2026-12-14-allowlist-extraction': allowlistExtraction,
+  '2026-12-16-api-keys': apiKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

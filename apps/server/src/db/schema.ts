@@ -163,6 +163,8 @@ export interface OrderTable {
   paid_by: string | null;
   note: string | null;
   created_by: number | null;
+  /** The API key that placed the order (its daily spending cap), null from the console. */
+  api_key_id: ColumnType<number | null, number | null | undefined, never>;
   expires_at: Timestamp;
   paid_at: Timestamp | null;
   created_at: Timestamp;
@@ -280,6 +282,30 @@ export interface ExtractKeyTable {
   account_id: number | null;
   prefix: string;
   created_at: Timestamp;
+}
+
+/** A customer's API key (docs/api.md#programs); `scopes` comma-separated, `allowlist` a JSON array. */
+export interface ApiKeyTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  scopes: string;
+  allowlist: string;
+  daily_spend_cap: number | null;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  last_used_ip: string | null;
+}
+
+/** Requests per API key and UTC day. */
+export interface ApiKeyDayTable {
+  key_id: number;
+  day: string;
+  calls: number;
 }
 
 /** A gateway port of the ranges carrying one account's sticky session until `until` (docs/gateway.md#port-endpoints). */
@@ -502,4 +528,6 @@ export interface Database {
   allowlist_entries: AllowlistEntryTable;
   extract_keys: ExtractKeyTable;
   port_leases: PortLeaseTable;
+  api_keys: ApiKeyTable;
+  api_key_days: ApiKeyDayTable;
 }

@@ -2,7 +2,10 @@ import { ACCESS_POLICIES, canAccess } from '@resi/contract';
 import type { AccessPolicy } from '@resi/contract';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ApiKeyScope } from '@resi/contract';
+import { isApiKey } from '../modules/api-keys/api-key-service';
 import { AppError } from '../shared/errors';
+import { scopeOf } from '../shared/key-scope';
 import { addRouteHook } from '../shared/route-hooks';
 
 export function bearerToken(request: FastifyRequest): string | null {
@@ -20,10 +23,10 @@ export function bearerToken(request: FastifyRequest): string | null {
  */
 export const accessGuard = fp(
   async (app) => {
-    const { sessions } = app;
+    const { sessions, apiKeys } = app;
     // A callback hook: a session the cache knows is checked without waiting for anything (http/app.ts).
     const guard =
-      (access: Exclude<AccessPolicy, 'public'>): onRequestHookHandler =>
+      (access: Exclude<AccessPolicy, 'public'>, scope: ApiKeyScope | null): onRequestHookHandler =>
       (request, _reply, done) => {
         const admit = (auth: FastifyRequest['auth']) => {
           if (!auth) return done(new AppError('UNAUTHENTICATED'));
@@ -35,6 +38,18 @@ export const accessGuard = fp(
         if (request.auth) return admit(request.auth);
         const token = bearerToken(request);
         if (!token) return admit(null);
+        // An API key (docs/api.md#programs): valid, from an allowed address, with the route's scope; a route
+        // that declares no scope (admin, payoffs, password, e-mail, key management) is closed to keys.
+        if (isApiKey(token)) {
+          apiKeys.check(token, request.ip).then((checked) => {
+            if ('refused' in checked) return done(new AppError(checked.refused, 'ip' in checked ? { ip: checked.ip } : {}));
+            if (!scope) return done(new AppError('API_KEY_NOT_ALLOWED'));
+            if (!checked.key.scopes.includes(scope)) return done(new AppError('SCOPE_REQUIRED', { scope }));
+            request.apiKey = checked.key;
+            admit({ user: checked.user, sessionId: null });
+          }, done);
+          return;
+        }
         const known = sessions.remembered(token);
         if (known) return admit(known);
         sessions.authenticate(token).then(admit, done);
@@ -46,9 +61,10 @@ export const accessGuard = fp(
       if (!access || !ACCESS_POLICIES.includes(access)) {
         throw new Error(`Route ${String(route.method)} ${route.url} has no access policy (config.access)`);
       }
-      if (access !== 'public') addRouteHook(route, 'onRequest', guard(access));
+      if (access !== 'public') addRouteHook(route, 'onRequest', guard(access, scopeOf(route.schema)));
     });
     app.decorateRequest('auth', null);
+    app.decorateRequest('apiKey', null);
   },
-  { name: 'access-guard', dependencies: ['export-requests', 'auth-sessions'], decorators: { fastify: ['sessions'] } },
+  { name: 'access-guard', dependencies: ['export-requests', 'auth-sessions', 'api-key-services'], decorators: { fastify: ['sessions', 'apiKeys'] } },
 );

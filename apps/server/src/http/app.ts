@@ -9,6 +9,7 @@ import { jobsPlugin } from '../lib/jobs/jobs-plugin';
 import type { Mailer } from '../mail/mailer';
 import { adminModule } from '../modules/admin/plugin';
 import { allowlistModule } from '../modules/allowlist/plugin';
+import { apiKeyServices, apiKeysModule } from '../modules/api-keys/plugin';
 import { authModule, authSessions } from '../modules/auth/plugin';
 import { catalogueModule } from '../modules/catalogue/plugin';
 import { distributionModule } from '../modules/distribution/plugin';
@@ -128,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   await app.register(swagger, {
-    openapi: { info: { title: `${config.APP_NAME} API`, version: '1' }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
+    openapi: { info: { title: `${config.APP_NAME} API`, version: '1' }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A console session token' }, apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (rk_…) with the scope listed on the operation (docs/api.md#programs)' } } } },
     transform: jsonSchemaTransform,
   });
 
@@ -140,10 +141,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // sessions the access guard needs, then the services other modules use (docs/architecture.md).
   await app.register(exportRequests, modules);
   await app.register(authSessions, modules);
+  await app.register(apiKeyServices, modules);
   await app.register(accessGuard);
   // After the guard: a route's limits run once its caller is known, and an unsigned request is refused
   // before it counts (each adds its hooks to routes as they are registered, in this order).
-  await registerRateLimits(app, { rules: deps.rateLimits ?? RATE_LIMITS, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
+  await registerRateLimits(app, { rules: deps.rateLimits ?? RATE_LIMITS, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, apiKeyPerMinute: config.API_KEY_RATE_LIMIT });
   await app.register(paymentServices, modules);
   await app.register(orderServices, modules);
 
@@ -151,7 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.get('/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
-      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, loginAnalysisModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule, allowlistModule, extractionModule, staticIpsModule, statisticsModule]) {
+      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, loginAnalysisModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule, allowlistModule, apiKeysModule, extractionModule, staticIpsModule, statisticsModule]) {
         await api.register(module, modules);
       }
     },

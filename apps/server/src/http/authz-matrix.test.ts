@@ -94,6 +94,7 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
     const listed = await call(t.app, 'POST', '/api/proxy/allowlist', { token: owner.token, body: { proxyAccountId: accountId, address: `198.18.${dialect === 'sqlite' ? 77 : 78}.1` } });
     expect(listed.status).toBe(200);
     const entryId = listed.body.data.id as number;
+    const apiKeyId = (await call(t.app, 'POST', '/api/user/api-keys', { token: owner.token, body: { name: 'owned', scopes: ['read'] } })).body.data.id as number;
 
     // A referral of the distributor's, and a second distributor who will name it and its distributor.
     const otherDistributor = await signedIn(t);
@@ -120,6 +121,7 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
       'POST /api/order-check': { url: () => '/api/order-check', body: () => ({ orderNo }) },
       'POST /api/order-cancel': { url: () => '/api/order-cancel', body: () => ({ orderNo }) },
       'DELETE /api/proxy/allowlist/:id': { url: () => `/api/proxy/allowlist/${entryId}` },
+      'DELETE /api/user/api-keys/:id': { url: () => `/api/user/api-keys/${apiKeyId}` },
       'POST /api/proxy/dynamic/:id/extract-key': { url: (id) => `/api/proxy/dynamic/${id}/extract-key` },
       'PUT /api/proxy/static/:id': { url: () => `/api/proxy/static/${staticId}`, body: () => ({ remark: 'taken over' }) },
       'POST /api/proxy/static/:id/replace': { url: () => `/api/proxy/static/${staticId}/replace`, body: () => ({ reason: 'slow' }) },

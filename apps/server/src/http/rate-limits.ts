@@ -44,6 +44,8 @@ export interface RateLimitOptions {
   redisUrl?: string;
   /** REDIS_PREFIX: starts every key, so deployments sharing one Redis keep their own counts. */
   prefix: string;
+  /** API_KEY_RATE_LIMIT: requests per minute per API key, on every route a key may call. */
+  apiKeyPerMinute: number;
 }
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
@@ -123,7 +125,12 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
     return l;
   };
 
+  // Each API key has its own budget over every route, counted once the guard has named the key.
+  const perApiKey = app.createRateLimit({ max: opts.apiKeyPerMinute, timeWindow: MINUTE, keyGenerator: (req) => `apikey:${req.apiKey?.id ?? 'none'}` });
   app.addHook('onRoute', (route) => {
+    if (route.config?.access && route.config.access !== 'public') {
+      addRouteHook(route, 'preHandler', (request, reply) => (request.apiKey ? enforce(perApiKey, request, reply) : Promise.resolve()));
+    }
     const name = route.config?.limit;
     if (!name) return;
     const { perIp, perUser, perKey } = limitersOf(name);

@@ -2,6 +2,7 @@ import type { AccessPolicy, Lang } from '@resi/contract';
 import type { FastifyRequest } from 'fastify';
 import type { TFunction } from 'i18next';
 import type { UserRow } from '../db/rows';
+import type { ApiKeyAuth } from './key-scope';
 import { AppError } from './errors';
 
 declare module 'fastify' {
@@ -19,6 +20,8 @@ declare module 'fastify' {
     t: TFunction;
     /** Set by the access guard on every non-public route; `sessionId` is null when an export ticket signed in. */
     auth: { user: UserRow; sessionId: number | null } | null;
+    /** Set by the access guard when the request was signed in with an API key (docs/api.md#programs). */
+    apiKey: ApiKeyAuth | null;
     /** Set when an export ticket signed this request in: the handler answers a CSV file (modules/exports). */
     csvExport: { name: string; filename: string; rows?: number } | null;
   }

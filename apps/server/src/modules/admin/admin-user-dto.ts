@@ -30,7 +30,7 @@ export function toAdminUserDetail(
   user: AdminUserRow,
   currency: string,
   parts: { grants: GrantRow[]; accounts: Rows<'proxyAccounts'>; statics: Rows<'staticIps'>; orders: Rows<'orders'>; logins: Rows<'logins'>; audit: Rows<'audit'> },
-): AdminUserDetail {
+): Omit<AdminUserDetail, 'apiKeys'> {
   return {
     user: toAdminUserDto(user, currency),
     grants: parts.grants.map((g) => ({ id: g.id, orderNo: g.order_no, bytes: Number(g.bytes), usedBytes: Number(g.used_bytes), expiresAt: g.expires_at, createdAt: g.created_at })),

@@ -60,15 +60,16 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRouteDeps> = async (app, { 
     const now = iso(clock.now());
     const user = await userList.one(id, now);
     if (!user) throw new AppError('USER_UNKNOWN');
-    const [grants, accounts, statics, orders, logins, audit] = await Promise.all([
+    const [grants, accounts, statics, orders, logins, audit, apiKeys] = await Promise.all([
       traffic.liveGrants(id, now),
       details.proxyAccounts(id),
       details.staticIps(id),
       details.orders(id),
       details.logins(id),
       details.audit(id),
+      app.apiKeys.list(id),
     ]);
-    return { data: toAdminUserDetail(user, currency, { grants, accounts, statics, orders, logins, audit }) };
+    return { data: { ...toAdminUserDetail(user, currency, { grants, accounts, statics, orders, logins, audit }), apiKeys } };
   });
 
   app.post(

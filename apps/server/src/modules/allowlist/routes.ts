@@ -1,6 +1,7 @@
 import { allowlistEntryDto, allowlistListDto, allowlistQuery, createAllowlistBody, emptyBody, envelope, errorBody, idParams } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { keyScope } from '../../shared/key-scope';
 import { currentAuth } from '../../shared/request-context';
 import type { AllowlistService } from './allowlist-service';
 
@@ -11,17 +12,17 @@ export const allowlistRoutes: FastifyPluginAsyncZod<{ allowlist: AllowlistServic
   const config = { access: 'customer' as const };
   const tags = ['proxies'];
 
-  app.get('/proxy/allowlist', { config, schema: { tags, querystring: allowlistQuery, response: { 200: envelope(allowlistListDto), ...errors } } }, async (request) => ({
+  app.get('/proxy/allowlist', { config, schema: { security: keyScope('read'), tags, querystring: allowlistQuery, response: { 200: envelope(allowlistListDto), ...errors } } }, async (request) => ({
     // The address this request came from (TRUST_PROXY decides): what "add my current IP" adds.
     data: { items: await allowlist.list(currentAuth(request).user.id, request.query), callerAddress: request.ip },
   }));
 
-  app.post('/proxy/allowlist', { config, schema: { tags, body: createAllowlistBody, response: { 200: envelope(allowlistEntryDto), ...errors } } }, async (request) => ({
+  app.post('/proxy/allowlist', { config, schema: { security: keyScope('proxies'), tags, body: createAllowlistBody, response: { 200: envelope(allowlistEntryDto), ...errors } } }, async (request) => ({
     data: await allowlist.create(currentAuth(request).user.id, request.body, request.ip),
     message: request.t('messages.saved'),
   }));
 
-  app.delete('/proxy/allowlist/:id', { config, schema: { tags, params: idParams, body: emptyBody, response: { 200: envelope(z.null()), ...errors } } }, async (request) => {
+  app.delete('/proxy/allowlist/:id', { config, schema: { security: keyScope('proxies'), tags, params: idParams, body: emptyBody, response: { 200: envelope(z.null()), ...errors } } }, async (request) => {
     await allowlist.remove(currentAuth(request).user.id, request.params.id);
     return { data: null, message: request.t('messages.deleted') };
   });

@@ -20,6 +20,7 @@ import type { CaptchaService } from './captcha-service';
 import type { MailCodeService } from './mail-code-service';
 import type { SessionService } from './session-service';
 import { toUserDto } from './user-dto';
+import { keyScope } from '../../shared/key-scope';
 
 export interface AuthDeps {
   auth: AuthService;
@@ -95,7 +96,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
 
   app.get(
     '/user',
-    { config: { access: 'customer' }, schema: { tags: ['auth'], response: { 200: envelope(userDto), ...errors } } },
+    { config: { access: 'customer' }, schema: { security: keyScope('read'), tags: ['auth'], response: { 200: envelope(userDto), ...errors } } },
     async (request) => ({ data: toUserDto(currentAuth(request).user) }),
   );
 

@@ -2,6 +2,7 @@ import { emptyBody, envelope, errorBody, extractKeyDto, extractKeyPrefixDto, ext
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { langFromHeader, translator } from '../../shared/i18n';
+import { keyScope } from '../../shared/key-scope';
 import { currentAuth } from '../../shared/request-context';
 import type { ExtractionService } from './extraction-service';
 
@@ -13,16 +14,16 @@ export const extractionRoutes: FastifyPluginAsyncZod<{ extraction: ExtractionSer
   const config = { access: 'customer' as const };
   const tags = ['proxies'];
 
-  app.post('/proxy/dynamic/:id/extract-key', { config, schema: { tags, params: idParams, body: emptyBody, response: { 200: envelope(extractKeyDto), ...errors } } }, async (request) => ({
+  app.post('/proxy/dynamic/:id/extract-key', { config, schema: { security: keyScope('extract'), tags, params: idParams, body: emptyBody, response: { 200: envelope(extractKeyDto), ...errors } } }, async (request) => ({
     data: { key: await extraction.rotateKey(currentAuth(request).user.id, request.params.id) },
     message: request.t('messages.saved'),
   }));
 
-  app.get('/proxy/static/extract-key', { config, schema: { tags, response: { 200: envelope(extractKeyPrefixDto), ...errors } } }, async (request) => ({
+  app.get('/proxy/static/extract-key', { config, schema: { security: keyScope('extract'), tags, response: { 200: envelope(extractKeyPrefixDto), ...errors } } }, async (request) => ({
     data: { prefix: await extraction.staticKeyPrefix(currentAuth(request).user.id) },
   }));
 
-  app.post('/proxy/static/extract-key', { config, schema: { tags, body: emptyBody, response: { 200: envelope(extractKeyDto), ...errors } } }, async (request) => ({
+  app.post('/proxy/static/extract-key', { config, schema: { security: keyScope('extract'), tags, body: emptyBody, response: { 200: envelope(extractKeyDto), ...errors } } }, async (request) => ({
     data: { key: await extraction.rotateKey(currentAuth(request).user.id, null) },
     message: request.t('messages.saved'),
   }));

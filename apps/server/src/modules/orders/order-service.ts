@@ -1,4 +1,5 @@
 import { type BuyDynamicBody, type Lang, ORDER_TTL_MINUTES, type OrderItemDto, type OrderKind, type PayMethod, type RechargeBody, type intentionBody } from '@resi/contract';
+import type { ApiKeyAuth, ApiKeyService } from '../api-keys/api-key-service';
 import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { OrderRow } from '../../db/rows';
@@ -30,6 +31,8 @@ export interface OrderServiceDeps {
   /** The store's currency (CURRENCY): a manual recharge is recorded in it like every other order. */
   currency: string;
   log: { error(obj: object, msg: string): void };
+  /** Checks an order placed with an API key against the key's daily cap. */
+  apiKeys: Pick<ApiKeyService, 'assertWithinCap'>;
 }
 
 /** What a new order sells: its kind, frozen items and price. */
@@ -40,6 +43,8 @@ export interface NewOrder {
   currency: string;
   /** Minutes it stays open unpaid; default ORDER_TTL_MINUTES. */
   ttlMinutes?: number;
+  /** The API key placing it, whose daily spending cap it must fit in (docs/api.md#programs); null from the console. */
+  placedBy?: ApiKeyAuth | null;
 }
 
 /** An order with its owner's email, as the admin desk shows it. */
@@ -61,7 +66,7 @@ export class OrderService {
   }
 
   /** `POST /buy/dynamic`: the price is snapshotted into the order; the provider says how to pay it. */
-  async buyDynamic(userId: number, body: BuyDynamicBody, lang: Lang): Promise<OrderRow> {
+  async buyDynamic(userId: number, body: BuyDynamicBody, lang: Lang, placedBy: ApiKeyAuth | null = null): Promise<OrderRow> {
     const pkg = await this.catalogue.findEnabledPackage(body.goodsId);
     if (!pkg) throw new AppError('GOODS_UNKNOWN');
     const item: OrderItemDto = {
@@ -72,7 +77,7 @@ export class OrderService {
       quantity: 1,
       unitPrice: Number(pkg.price),
     };
-    return this.openOrder(userId, { kind: 'dynamic', items: [item], amount: Number(pkg.price), currency: pkg.currency }, body.payMethod, lang);
+    return this.openOrder(userId, { kind: 'dynamic', items: [item], amount: Number(pkg.price), currency: pkg.currency, placedBy }, body.payMethod, lang);
   }
 
   /**
@@ -88,6 +93,8 @@ export class OrderService {
     const now = clock.now();
     const order = await db.transaction().execute(async (trx) => {
       await assertMayOpenOrder(this.orders, userId, iso(now), trx);
+      // After the open-order count, which locked the user's row: two orders of one key are checked in turn.
+      if (o.placedBy) await this.d.apiKeys.assertWithinCap(o.placedBy, o.amount, trx);
       const row = await this.orders.insert(
         {
           order_no: newOrderNo(o.kind, now),
@@ -105,6 +112,7 @@ export class OrderService {
           paid_by: null,
           note: null,
           created_by: userId,
+          api_key_id: o.placedBy?.id ?? null,
           expires_at: iso(addMs(now, (o.ttlMinutes ?? ORDER_TTL_MINUTES) * MINUTE)),
           paid_at: null,
           created_at: iso(now),

@@ -44,6 +44,7 @@ export const orderServices = fp<ModuleDeps>(
       production: config.NODE_ENV === 'production',
       currency: config.CURRENCY,
       log: app.log,
+      apiKeys: app.apiKeys,
     });
     const repository = new OrderRepository(db);
     app.decorate('orders', { service, repository, fulfilment, refunds: new RefundService(db, clock, audit, cutoffs) });
@@ -53,7 +54,7 @@ export const orderServices = fp<ModuleDeps>(
     app.decorate('usdtWatcher', watcher);
     app.jobs.add({ name: 'usdt_watcher', everyMs: config.USDT_POLL_SECONDS * 1000, run: () => watcher.pollOnce() });
   },
-  { name: 'order-services', dependencies: ['payment-services', 'jobs'] },
+  { name: 'order-services', dependencies: ['payment-services', 'jobs', 'api-key-services'] },
 );
 
 /** A customer's buying and order history, and the admins' order desk and payment review. */

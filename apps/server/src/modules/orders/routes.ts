@@ -1,6 +1,7 @@
 import { buyDynamicBody, buyResponse, envelope, errorBody, intentionBody, myAllOrdersQuery, type MyOrderQuery, myOrderQuery, ORDER_KINDS, type OrderKind, orderCancelBody, orderCheckBody, orderDto, pageOf } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { keyScope } from '../../shared/key-scope';
 import { currentAuth } from '../../shared/request-context';
 import { toOrderDto } from './order-dto';
 import type { OrderRepository } from './order-repository';
@@ -18,18 +19,18 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { 
   const config = { access: 'customer' as const };
   const tags = ['orders'];
 
-  app.post('/buy/dynamic', { config: { ...config, limit: 'buy' }, schema: { tags, body: buyDynamicBody, response: { 200: envelope(buyResponse), ...errors } } }, async (request) => {
+  app.post('/buy/dynamic', { config: { ...config, limit: 'buy' }, schema: { security: keyScope('buy'), tags, body: buyDynamicBody, response: { 200: envelope(buyResponse), ...errors } } }, async (request) => {
     const { user } = currentAuth(request);
-    const order = toOrderDto(await orders.buyDynamic(user.id, request.body, request.lang));
+    const order = toOrderDto(await orders.buyDynamic(user.id, request.body, request.lang, request.apiKey));
     return { data: { order, payment: order.payment! } };
   });
 
-  app.post('/order-check', { config, schema: { tags, body: orderCheckBody, response: { 200: envelope(orderDto), ...errors } } }, async (request) => {
+  app.post('/order-check', { config, schema: { security: keyScope('read'), tags, body: orderCheckBody, response: { 200: envelope(orderDto), ...errors } } }, async (request) => {
     const { user } = currentAuth(request);
     return { data: toOrderDto(await orders.check(user.id, request.body.orderNo, request.lang)) };
   });
 
-  app.post('/order-cancel', { config, schema: { tags, body: orderCancelBody, response: { 200: envelope(orderDto), ...errors } } }, async (request) => {
+  app.post('/order-cancel', { config, schema: { security: keyScope('buy'), tags, body: orderCancelBody, response: { 200: envelope(orderDto), ...errors } } }, async (request) => {
     const { user } = currentAuth(request);
     return { data: toOrderDto(await orders.cancelOwn(user.id, request.body.orderNo)) };
   });
@@ -46,7 +47,7 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { 
   };
 
   // Every order of the caller, of one kind when asked (Recharge Details).
-  app.get('/record/order', { config, schema: { tags, querystring: myAllOrdersQuery, response: { 200: envelope(pageOf(orderDto)), ...errors } } }, async (request) =>
+  app.get('/record/order', { config, schema: { security: keyScope('read'), tags, querystring: myAllOrdersQuery, response: { 200: envelope(pageOf(orderDto)), ...errors } } }, async (request) =>
     ordersPage(currentAuth(request).user.id, request.query.kind ? [request.query.kind] : [...ORDER_KINDS], request.query),
   );
 
@@ -55,7 +56,7 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRouteDeps> = async (app, { 
     ['/record/dynamic-order', ['dynamic', 'manual-recharge']],
     ['/record/static-order', ['static', 'static-renew']],
   ] as const) {
-    app.get(url, { config, schema: { tags, querystring: myOrderQuery, response: { 200: envelope(pageOf(orderDto)), ...errors } } }, async (request) =>
+    app.get(url, { config, schema: { security: keyScope('read'), tags, querystring: myOrderQuery, response: { 200: envelope(pageOf(orderDto)), ...errors } } }, async (request) =>
       ordersPage(currentAuth(request).user.id, [...kinds], request.query),
     );
   }

@@ -1,6 +1,7 @@
 import { envelope, errorBody, normalizeLang, payConfigBody, payConfigDto, payMethodsResponse, PAY_METHODS, type PayMethod } from '@resi/contract';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { keyScope } from '../../shared/key-scope';
 import { currentAuth } from '../../shared/request-context';
 import { AppError } from '../../shared/errors';
 import { NotifyRejected, type PaymentProvider } from '../../payments/provider';
@@ -22,7 +23,7 @@ const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody 
 export const paymentRoutes: FastifyPluginAsyncZod<PaymentRouteDeps> = async (app, deps) => {
   const { payConfigs, providers, orders, fulfilment } = deps;
 
-  app.get('/pay/methods', { config: { access: 'customer' }, schema: { tags: ['payments'], response: { 200: envelope(payMethodsResponse), ...errors } } }, async () => ({
+  app.get('/pay/methods', { config: { access: 'customer' }, schema: { security: keyScope('read'), tags: ['payments'], response: { 200: envelope(payMethodsResponse), ...errors } } }, async () => ({
     data: { methods: await payConfigs.enabledMethods() },
   }));
 

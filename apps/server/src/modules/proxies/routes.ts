@@ -13,6 +13,7 @@ import {
 } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { keyScope } from '../../shared/key-scope';
 import { currentAuth } from '../../shared/request-context';
 import type { ProxyAccountService } from './proxy-account-service';
 
@@ -23,34 +24,34 @@ export const proxyAccountRoutes: FastifyPluginAsyncZod<{ accounts: ProxyAccountS
   const config = { access: 'customer' as const };
   const tags = ['proxies'];
 
-  app.get('/proxy/dynamic', { config, schema: { tags, response: { 200: envelope(z.object({ items: z.array(proxyAccountDto) })), ...errors } } }, async (request) => ({
+  app.get('/proxy/dynamic', { config, schema: { security: keyScope('read'), tags, response: { 200: envelope(z.object({ items: z.array(proxyAccountDto) })), ...errors } } }, async (request) => ({
     data: { items: await accounts.list(currentAuth(request).user.id) },
   }));
 
-  app.post('/proxy/dynamic', { config, schema: { tags, body: createProxyAccountBody, response: { 200: envelope(proxyAccountDto), ...errors } } }, async (request) => ({
+  app.post('/proxy/dynamic', { config, schema: { security: keyScope('proxies'), tags, body: createProxyAccountBody, response: { 200: envelope(proxyAccountDto), ...errors } } }, async (request) => ({
     data: await accounts.create(currentAuth(request).user.id, request.body),
     message: request.t('messages.saved'),
   }));
 
   app.put(
     '/proxy/dynamic/:id',
-    { config, schema: { tags, params: idParams, body: updateProxyAccountBody, response: { 200: envelope(proxyAccountDto), ...errors } } },
+    { config, schema: { security: keyScope('proxies'), tags, params: idParams, body: updateProxyAccountBody, response: { 200: envelope(proxyAccountDto), ...errors } } },
     async (request) => ({
       data: await accounts.update(currentAuth(request).user.id, request.params.id, request.body),
       message: request.t('messages.saved'),
     }),
   );
 
-  app.delete('/proxy/dynamic/:id', { config, schema: { tags, params: idParams, body: emptyBody, response: { 200: envelope(z.null()), ...errors } } }, async (request) => {
+  app.delete('/proxy/dynamic/:id', { config, schema: { security: keyScope('proxies'), tags, params: idParams, body: emptyBody, response: { 200: envelope(z.null()), ...errors } } }, async (request) => {
     await accounts.remove(currentAuth(request).user.id, request.params.id);
     return { data: null, message: request.t('messages.deleted') };
   });
 
   /** Where customers point their tools: the gateway's public host and ports. */
-  app.get('/proxy/endpoint', { config, schema: { tags, response: { 200: envelope(proxyEndpointDto), ...errors } } }, async () => ({ data: endpoint }));
+  app.get('/proxy/endpoint', { config, schema: { security: keyScope('read'), tags, response: { 200: envelope(proxyEndpointDto), ...errors } } }, async () => ({ data: endpoint }));
 
   /** The same lines Get Proxy shows, as a file to download (one line per proxy). */
-  app.get('/proxy/dynamic/export', { config, schema: { tags, querystring: proxyLinesQuery, ...errors } }, async (request, reply) => {
+  app.get('/proxy/dynamic/export', { config, schema: { security: keyScope('read'), tags, querystring: proxyLinesQuery, ...errors } }, async (request, reply) => {
     const { accountId, ...q } = request.query;
     const account = await accounts.get(currentAuth(request).user.id, accountId);
     const lines = buildProxyLines(account, q, endpoint);

@@ -1,3 +1,4 @@
+import type { ApiKeyAuth } from '../api-keys/api-key-service';
 import { randomInt } from 'node:crypto';
 import {
   type BuyStaticBody,
@@ -65,11 +66,11 @@ export class StaticOrderService {
    * customer may hold unpaid, or the order is not made. The order (and so its reservation) lives
    * STATIC_ORDER_TTL_MINUTES.
    */
-  async buy(userId: number, body: BuyStaticBody, lang: Lang): Promise<OrderRow> {
+  async buy(userId: number, body: BuyStaticBody, lang: Lang, placedBy: ApiKeyAuth | null = null): Promise<OrderRow> {
     const { item, currency } = await this.purchaseItem(body, true);
     return this.d.orders.openOrder(
       userId,
-      { kind: 'static', items: [item], amount: item.unitPrice * item.quantity, currency, ttlMinutes: STATIC_ORDER_TTL_MINUTES },
+      { kind: 'static', items: [item], amount: item.unitPrice * item.quantity, currency, ttlMinutes: STATIC_ORDER_TTL_MINUTES, placedBy },
       body.payMethod,
       lang,
       async (trx, order) => {
@@ -81,11 +82,11 @@ export class StaticOrderService {
   }
 
   /** `POST /buy/static-renew`: each IP at its current list price for `days`. */
-  async renew(userId: number, body: BuyStaticRenewBody, lang: Lang): Promise<OrderRow> {
+  async renew(userId: number, body: BuyStaticRenewBody, lang: Lang, placedBy: ApiKeyAuth | null = null): Promise<OrderRow> {
     const owned = await this.owned(userId, body.staticProxyIds);
     const { items, currency } = await this.renewalItems(owned, body.days, true);
     const amount = items.reduce((sum, i) => sum + i.unitPrice, 0);
-    return this.d.orders.openOrder(userId, { kind: 'static-renew', items, amount, currency }, body.payMethod, lang);
+    return this.d.orders.openOrder(userId, { kind: 'static-renew', items, amount, currency, placedBy }, body.payMethod, lang);
   }
 
   /** `POST /manage/static-recharge`: free IPs allocated at no charge, or none (OUT_OF_STOCK). */

@@ -1,5 +1,6 @@
 import { envelope, errorBody, trafficResponse, usageQuery } from '@resi/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { keyScope } from '../../shared/key-scope';
 import { currentAuth } from '../../shared/request-context';
 import { type Clock, iso } from '../../lib/clock';
 import { usageBuckets } from './usage-buckets';
@@ -9,7 +10,7 @@ import type { TrafficRepository, UsageRepository } from './traffic-repository';
 export const trafficRoutes: FastifyPluginAsyncZod<{ traffic: TrafficRepository; usage: UsageRepository; clock: Clock }> = async (app, { traffic, usage, clock }) => {
   app.get(
     '/traffic',
-    { config: { access: 'customer' }, schema: { tags: ['traffic'], querystring: usageQuery, response: { 200: envelope(trafficResponse), 400: errorBody, 401: errorBody } } },
+    { config: { access: 'customer' }, schema: { security: keyScope('read'), tags: ['traffic'], querystring: usageQuery, response: { 200: envelope(trafficResponse), 400: errorBody, 401: errorBody } } },
     async (request) => {
       const { user } = currentAuth(request);
       const q = request.query;

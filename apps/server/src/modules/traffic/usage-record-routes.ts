@@ -1,6 +1,7 @@
 import { USAGE_RECORD_MAX_DAYS, type UsageRecordDto, type UsageRecordFilters, envelope, errorBody, usageRecordFilters, usageRecordPage, usageRecordQuery } from '@resi/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { keyScope } from '../../shared/key-scope';
 import { currentAuth } from '../../shared/request-context';
 import { AppError } from '../../shared/errors';
 import type { Clock } from '../../lib/clock';
@@ -39,7 +40,7 @@ export const usageRecordRoutes: FastifyPluginAsyncZod<{ records: UsageRecordRepo
     return { userId: currentAuth(request).user.id, granularity, accountId, country, ...range };
   };
 
-  app.get('/record/usage', { config, schema: { tags, querystring: usageRecordQuery, response: { 200: envelope(usageRecordPage), ...errors } } }, async (request) => {
+  app.get('/record/usage', { config, schema: { security: keyScope('read'), tags, querystring: usageRecordQuery, response: { 200: envelope(usageRecordPage), ...errors } } }, async (request) => {
     const q = request.query;
     const found = await records.page(filterOf(request, q), q.page, q.pageSize);
     return {
@@ -47,7 +48,7 @@ export const usageRecordRoutes: FastifyPluginAsyncZod<{ records: UsageRecordRepo
     };
   });
 
-  app.get('/record/usage/export', { config, schema: { tags, querystring: usageRecordFilters, response: errors } }, async (request, reply) => {
+  app.get('/record/usage/export', { config, schema: { security: keyScope('read'), tags, querystring: usageRecordFilters, response: errors } }, async (request, reply) => {
     const filter = filterOf(request, request.query);
     return replyCsv(request, reply, 'usage', `usage-${filter.from}-${filter.to}.csv`, usageRecordCsvColumns, await records.all(filter));
   });
