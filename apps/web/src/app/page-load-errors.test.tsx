@@ -50,13 +50,13 @@ const DATA_PAGES: Record<string, DataPage> = {
     shows: [['distribution-available', '$12.50'], ['distribution-invite-link', 'invite=INV1'], ['distribution-ledger', 'D20260101000000000001'], ['my-payoffs', 'TX-42']],
   },
   manageSupply: { path: '/manage/supply', never: [], shows: [['catalogue-upstream', 'us1.supplier.example:8000']] },
+  personal: { path: '/user/personal', never: ['api-keys-table', 'api-keys-count'], shows: [['api-keys-table', 'rk_live_ab12'], ['api-keys-count', '1 of 20']] },
 };
 
 /** Pages that load nothing of their own: at most the site facts and a captcha, whose failures are silent by design. */
 const QUIET_PAGES: Record<string, string> = {
   faq: '/learn/faq',
   blog: '/learn/blog',
-  personal: '/user/personal',
   login: '/user/login',
   register: '/user/register',
   error: '/error',

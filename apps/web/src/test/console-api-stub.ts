@@ -1,4 +1,5 @@
 import type {
+  ApiKeyDto,
   ChannelStats,
   DistributionUserDto,
   CommissionDto,
@@ -243,6 +244,21 @@ const channelStats: ChannelStats = {
   totals: { visits: 15, registrations: 3, payingUsers: 1, orders: 1, revenue: 2500 },
 };
 
+const apiKey: ApiKeyDto = {
+  id: 1,
+  name: 'price scraper',
+  prefix: 'rk_live_ab12',
+  scopes: ['read'],
+  expiresAt: null,
+  allowlist: [],
+  dailySpendCap: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  lastUsedAt: null,
+  lastUsedIp: null,
+  callsToday: 0,
+  spentToday: 0,
+};
+
 const ANSWERS: Record<string, unknown> = {
   '/api/site': { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links: { knowledgeBase: null, faq: null, blog: null, toolbox: null }, payMethods: ['sandbox'] },
   '/api/captcha': { id: 'c1', svg: '<svg xmlns="http://www.w3.org/2000/svg"/>' },
@@ -260,6 +276,7 @@ const ANSWERS: Record<string, unknown> = {
   '/api/static-region': { items: [{ ...staticRegion, stock: [{ businessId: 1, available: 4 }] }] },
   '/api/record/static-order': page([staticOrder]),
   '/api/goods': { packages: [pkg], staticPrices: [] },
+  '/api/user/api-keys': { items: [apiKey] },
   '/api/pay/methods': { methods: ['sandbox'] },
   '/api/manage/order': page([adminOrder]),
   '/api/manage/user': page([adminUser]),

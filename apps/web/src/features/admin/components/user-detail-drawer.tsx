@@ -7,6 +7,7 @@ import { BREAKPOINT, useMediaQuery } from '@/hooks/use-media-query';
 import { countryName, formatBytes, formatDateTime, formatMoney } from '@/lib/format';
 import { useUserDetail } from '../api/get-user-detail';
 import { UserActions } from './user-actions';
+import { UserApiKeys } from './user-api-keys';
 import { LoginResultTag } from './login-result-tag';
 import { UserStatusTag } from './user-status-tag';
 
@@ -51,7 +52,7 @@ function Profile({ d, onChanged }: { d: Detail; onChanged: () => void }) {
   );
 }
 
-/** One user: profile and actions, then their traffic, proxy accounts, static IPs, orders, logins and the audit about them. */
+/** One user: profile and actions, then their traffic, proxy accounts, static IPs, orders, API keys, logins and the audit about them. */
 export function UserDetailDrawer({ userId, onClose }: { userId: number | null; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
@@ -147,6 +148,11 @@ export function UserDetailDrawer({ userId, onClose }: { userId: number | null; o
                       ]}
                     />
                   ),
+                },
+                {
+                  key: 'apiKeys',
+                  label: t('apiKeys.admin.tab'),
+                  children: <UserApiKeys keys={d.apiKeys} />,
                 },
                 {
                   key: 'logins',
