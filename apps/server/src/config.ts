@@ -103,6 +103,8 @@ const envSchema = z.object({
   API_MAX_CONNECTIONS_PER_IP: count.default(128),
   /** Allowlisted addresses per proxy account or static IP (docs/gateway.md#allowlist). */
   ALLOWLIST_MAX: z.coerce.number().int('must be a whole number').min(1).max(1000).default(20),
+  /** How often usage is measured against customers' alert thresholds (docs/business-rules.md#usage-alerts). */
+  ALERT_CHECK_SECONDS: z.coerce.number().int('must be a whole number').min(1).max(3600).default(20),
   /** Requests per minute one API key may make, across every API process when REDIS_URL is set (docs/api.md#programs). */
   API_KEY_RATE_LIMIT: z.coerce.number().int('must be a whole number').min(1).max(1_000_000).default(600),
   /**
@@ -154,6 +156,8 @@ const envSchema = z.object({
   STATIC_UNPAID_MAX_IPS: z.coerce.number().int('must be a whole number').min(1).max(100_000).default(100),
   /** Percent of a region and line's available static IPs one customer's unpaid orders may hold (rounded up). */
   STATIC_UNPAID_MAX_SHARE: z.coerce.number().int('must be a whole number of percent').min(1).max(100).default(50),
+  /** A customer's `static.expiring` webhook is sent once per static IP when its expiry is this many days away or less (docs/api.md#webhooks). */
+  WEBHOOK_STATIC_EXPIRING_DAYS: z.coerce.number().int('must be a whole number of days').min(1).max(30).default(3),
   /** Seconds between two reads of the TRON API by the USDT payment watcher. */
   USDT_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /**

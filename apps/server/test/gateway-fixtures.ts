@@ -438,9 +438,10 @@ export function closedWithin(socket: net.Socket): Promise<number> {
   });
 }
 
-export async function waitFor(check: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+/** Polls `check` (which may ask over the network) until it holds. */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
   const t0 = Date.now();
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }

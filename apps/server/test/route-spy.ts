@@ -21,3 +21,11 @@ export async function withRouteSpy(importOriginal: () => Promise<unknown>): Prom
   }) as unknown as typeof actual.default;
   return { ...actual, default: wrapped };
 }
+
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** A route's methods but HEAD: Fastify adds a HEAD twin to each GET, which answers as its GET does. */
+export const methodsOf = (r: RouteOptions): RouteMethod[] => ([] as string[]).concat(r.method as string | string[]).filter((m) => m !== 'HEAD') as RouteMethod[];
+
+/** A route's URL with every parameter filled (`:id` → 1, a trailing wildcard → x). */
+export const concrete = (url: string): string => url.replace(/:\w+/g, '1').replace(/\*$/, 'x');

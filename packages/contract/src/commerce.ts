@@ -249,6 +249,8 @@ export const trafficGrantDto = z.object({
 export const trafficResponse = z.object({
   balanceBytes: z.number().int(),
   usedBytes: z.number().int(),
+  /** When the balance runs out at the last 7 days' pace, grants spent earliest expiry first; null: no use, or nothing left. */
+  runsOutAt: z.string().nullable(),
   grants: z.array(trafficGrantDto),
   series: z.array(z.object({ bucket: z.string(), bytesUp: z.number().int(), bytesDown: z.number().int() })),
   byCountry: z.array(z.object({ country: z.string().nullable(), bytes: z.number().int() })),

@@ -65,6 +65,7 @@ export const ERROR_CODES = [
   'API_KEY_ADDRESS',
   'API_KEY_SPEND_CAP',
   'API_KEYS_FULL',
+  'WEBHOOKS_FULL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -17,3 +17,5 @@ export * from './refunds';
 export * from './statistics';
 export * from './allowlist';
 export * from './api-keys';
+export * from './alerts';
+export * from './webhooks';

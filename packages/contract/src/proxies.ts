@@ -40,6 +40,8 @@ export const proxyAccountDto = z.object({
   lastLoginFailureAt: z.string().nullable(),
   /** Allowlisted addresses must still send the password (docs/gateway.md#allowlist). */
   requirePassword: z.boolean(),
+  /** At its cap the account is refused (ACCOUNT_CAP) until the cap is raised; false: the cap only alerts. */
+  pauseAtCap: z.boolean(),
   /** The start of the account's extraction key (the key itself is shown once); null: none made yet. */
   extractKeyPrefix: z.string().nullable(),
 });
@@ -51,6 +53,7 @@ export const createProxyAccountBody = z.strictObject({
   limitBytes: limitBytes.optional(),
   maxConnections: maxConnections.optional(),
   remark: z.string().trim().max(100).nullable().optional(),
+  pauseAtCap: z.boolean().optional(),
 });
 export type CreateProxyAccountBody = z.infer<typeof createProxyAccountBody>;
 
@@ -61,6 +64,7 @@ export const updateProxyAccountBody = z.strictObject({
   remark: z.string().trim().max(100).nullable().optional(),
   status: z.enum(['active', 'disabled']).optional(),
   requirePassword: z.boolean().optional(),
+  pauseAtCap: z.boolean().optional(),
 });
 export type UpdateProxyAccountBody = z.infer<typeof updateProxyAccountBody>;
 

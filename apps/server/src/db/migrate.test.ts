@@ -8,6 +8,8 @@ import { type Db, openDatabase } from './database';
 import { migrateToLatest } from './migrate';
 
 const APP_TABLES = [
+  'alert_crossings',
+  'alert_settings',
   'allowlist_entries',
   'api_key_days',
   'api_keys',
@@ -24,6 +26,7 @@ const APP_TABLES = [
   'login_addresses',
   'login_logs',
   'mail_codes',
+  'notices',
   'orders',
   'packages',
   'pay_configs',
@@ -46,6 +49,9 @@ const APP_TABLES = [
   'usage_flushes',
   'usage_hourly',
   'users',
+  'webhook_deliveries',
+  'webhook_endpoints',
+  'webhook_event_keys',
 ];
 
 describe.each(['sqlite', 'postgres'] as const)('migrations on %s', (dialect) => {
@@ -82,7 +88,7 @@ describe.each(['sqlite', 'postgres'] as const)('migrations on %s', (dialect) => 
     // SQLite counts its change versions in a table; PostgreSQL takes them from transaction ids.
     expect(tables).toEqual(dialect === 'sqlite' ? [...APP_TABLES, 'change_clock'].sort() : APP_TABLES);
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(a.db);
-    expect(applied.rows.map((r) => r.name)).toEqual(['2026-11-22-accounts', '2026-11-23-commerce', '2026-11-24-gateway', '2026-11-25-mail-code-live', '2026-11-26-gateway-auth-failures', '2026-11-27-proxy-account-limits', '2026-11-28-export-ticket-session', '2026-11-29-gateway-reservations', '2026-11-30-job-leases', '2026-12-01-change-versions', '2026-12-02-static-inventory', '2026-12-03-static-allocations', '2026-12-04-static-change-versions', '2026-12-05-user-admin', '2026-12-06-login-log-indexes', '2026-12-07-statistics-indexes', '2026-12-08-distribution', '2026-12-09-statistics-rollups', '2026-12-10-referral-standing', '2026-12-12-login-throttle', '2026-12-14-allowlist-extraction', '2026-12-16-api-keys']);
+    expect(applied.rows.map((r) => r.name)).toEqual(['2026-11-22-accounts', '2026-11-23-commerce', '2026-11-24-gateway', '2026-11-25-mail-code-live', '2026-11-26-gateway-auth-failures', '2026-11-27-proxy-account-limits', '2026-11-28-export-ticket-session', '2026-11-29-gateway-reservations', '2026-11-30-job-leases', '2026-12-01-change-versions', '2026-12-02-static-inventory', '2026-12-03-static-allocations', '2026-12-04-static-change-versions', '2026-12-05-user-admin', '2026-12-06-login-log-indexes', '2026-12-07-statistics-indexes', '2026-12-08-distribution', '2026-12-09-statistics-rollups', '2026-12-10-referral-standing', '2026-12-12-login-throttle', '2026-12-14-allowlist-extraction', '2026-12-16-api-keys', '2026-12-17-alerts', '2026-12-18-webhooks']);
     // The schema works from both handles.
     await a.db.insertInto('captchas').values({ id: 'x', answer_hash: 'h', expires_at: 'e' }).execute();
     expect(await b.db.selectFrom('captchas').select('id').execute()).toEqual([{ id: 'x' }]);
@@ -93,6 +99,6 @@ describe.each(['sqlite', 'postgres'] as const)('migrations on %s', (dialect) => 
     await migrateToLatest(a.db);
     await expect(migrateToLatest(b.db)).resolves.toBeUndefined();
     const applied = await sql<{ n: number }>`select count(*) as n from kysely_migration`.execute(a.db);
-    expect(Number(applied.rows[0]?.n)).toBe(22);
+    expect(Number(applied.rows[0]?.n)).toBe(24);
   });
 });

@@ -23,6 +23,8 @@ import * as referralStanding from './migrations/2026-12-10-referral-standing';
 import * as loginThrottle from './migrations/2026-12-12-login-throttle';
 import * as allowlistExtraction from './migrations/2026-12-14-allowlist-extraction';
 import * as apiKeys from './migrations/2026-12-16-api-keys';
+import * as alerts from './migrations/2026-12-17-alerts';
+import * as webhooks from './migrations/2026-12-18-webhooks';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +50,8 @@ const migrations: Record<string, Migration> = {
   '2026-12-12-login-throttle': loginThrottle,
   '2026-12-14-allowlist-extraction': allowlistExtraction,
   '2026-12-16-api-keys': apiKeys,
+  '2026-12-17-alerts': alerts,
+  '2026-12-18-webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { LoginResult, STATIC_EVENTS, StaticInventoryStatus, StaticProxyStatus } from '@resi/contract';
+import type { LoginResult, STATIC_EVENTS, StaticInventoryStatus, StaticProxyStatus, WebhookDeliveryStatus, WebhookEvent } from '@resi/contract';
 
 /** Times are ISO 8601 UTC strings on both dialects, so rows compare and sort the same everywhere. */
 type Timestamp = string;
@@ -259,6 +259,8 @@ export interface ProxyAccountTable {
   change_version: ColumnType<number | null, never, never>;
   /** Allowlisted addresses must still send the password (docs/gateway.md#allowlist). */
   require_password: Flag;
+  /** 1: refused at its cap until raised; 0: the cap only alerts (docs/business-rules.md#usage-alerts). */
+  pause_at_cap: Flag;
 }
 
 /** An address (one IP or a CIDR) that may use a proxy account without its password (docs/gateway.md#allowlist). */
@@ -301,11 +303,81 @@ export interface ApiKeyTable {
   last_used_ip: string | null;
 }
 
+/** A customer's alert thresholds (docs/business-rules.md#usage-alerts), JSON arrays of numbers. */
+export interface AlertSettingsTable {
+  user_id: number;
+  balance_bytes_left: string;
+  balance_percent_left: string;
+  account_cap_percent: string;
+  updated_at: Timestamp;
+}
+
+/** A threshold crossed and not re-armed yet; `subject_id` the proxy account of a cap, 0 for the balance. */
+export interface AlertCrossingTable {
+  user_id: number;
+  kind: 'balance.bytesLeft' | 'balance.percentLeft' | 'balance.empty' | 'account.cap';
+  subject_id: number;
+  threshold: number;
+  crossed_at: Timestamp;
+}
+
+/** What the console shows a customer until read: one per crossing. */
+export interface NoticeTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: AlertCrossingTable['kind'];
+  threshold: number;
+  balance_bytes: number | null;
+  account_id: number | null;
+  account_username: string | null;
+  used_bytes: number | null;
+  limit_bytes: number | null;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+}
+
 /** Requests per API key and UTC day. */
 export interface ApiKeyDayTable {
   key_id: number;
   day: string;
   calls: number;
+}
+
+/** A customer's webhook endpoint (docs/api.md#webhooks); `events` comma-separated, the secret sealed. */
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  events: string;
+  secret_sealed: string;
+  enabled: Flag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One event for one endpoint: the outbox row and its delivery log (docs/api.md#webhooks). */
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event: WebhookEvent;
+  event_id: string;
+  body: string;
+  status: WebhookDeliveryStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp | null;
+  last_attempt_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  last_status_code: ColumnType<number | null, number | null | undefined, number | null>;
+  last_response: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  replay_of: ColumnType<number | null, number | null | undefined, never>;
+  created_at: Timestamp;
+  delivered_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+/** Events emitted once only, by a key naming what they report (a static IP's coming expiry). */
+export interface WebhookEventKeyTable {
+  event_key: string;
+  created_at: Timestamp;
 }
 
 /** A gateway port of the ranges carrying one account's sticky session until `until` (docs/gateway.md#port-endpoints). */
@@ -530,4 +602,10 @@ export interface Database {
   port_leases: PortLeaseTable;
   api_keys: ApiKeyTable;
   api_key_days: ApiKeyDayTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_event_keys: WebhookEventKeyTable;
+  alert_settings: AlertSettingsTable;
+  alert_crossings: AlertCrossingTable;
+  notices: NoticeTable;
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, uniqueEmail, uniqueIp } from '../../test/accounts';
 import { login } from '../../test/auth-flows';
-import { seenRoutes } from '../../test/route-spy';
+import { concrete, seenRoutes } from '../../test/route-spy';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 
 /**
@@ -35,7 +35,6 @@ describe.each(DIALECTS)('access policy on %s', (dialect) => {
   });
 
   const label = (r: RouteOptions) => `${String(r.method)} ${r.url}`;
-  const concrete = (url: string) => url.replace(/:\w+/g, '1').replace(/\*$/, 'x');
 
   it('sees the routes of the app', () => {
     const names = routes.map(label);

@@ -8,6 +8,7 @@ import type { CutoffBus } from '../lib/cutoff-bus';
 import { jobsPlugin } from '../lib/jobs/jobs-plugin';
 import type { Mailer } from '../mail/mailer';
 import { adminModule } from '../modules/admin/plugin';
+import { alertsModule } from '../modules/alerts/plugin';
 import { allowlistModule } from '../modules/allowlist/plugin';
 import { apiKeyServices, apiKeysModule } from '../modules/api-keys/plugin';
 import { authModule, authSessions } from '../modules/auth/plugin';
@@ -25,6 +26,7 @@ import { staticIpsModule } from '../modules/static-ips/plugin';
 import { statisticsModule } from '../modules/statistics/plugin';
 import { supplyModule } from '../modules/supply/plugin';
 import { trafficModule } from '../modules/traffic/plugin';
+import { webhookServices, webhooksModule } from '../modules/webhooks/plugin';
 import type { Metrics } from '../ops/metrics';
 import { Readiness } from '../ops/readiness';
 import { accessGuard } from './access-guard';
@@ -147,13 +149,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // before it counts (each adds its hooks to routes as they are registered, in this order).
   await registerRateLimits(app, { rules: deps.rateLimits ?? RATE_LIMITS, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, apiKeyPerMinute: config.API_KEY_RATE_LIMIT });
   await app.register(paymentServices, modules);
+  await app.register(webhookServices, modules);
   await app.register(orderServices, modules);
 
   // Each module's routes, in its own encapsulated plugin under /api.
   await app.register(
     async (api) => {
       api.get('/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
-      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, loginAnalysisModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule, allowlistModule, apiKeysModule, extractionModule, staticIpsModule, statisticsModule]) {
+      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, loginAnalysisModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule, allowlistModule, apiKeysModule, alertsModule, webhooksModule, extractionModule, staticIpsModule, statisticsModule]) {
         await api.register(module, modules);
       }
     },

@@ -7,7 +7,7 @@ import { uniqueIp } from '../../test/accounts';
 import { call } from '../../test/auth-flows';
 import { buy, configureMethod, seedCatalogue, signedIn } from '../../test/commerce';
 import { recordFigure } from '../../test/security-figures';
-import { seenRoutes } from '../../test/route-spy';
+import { concrete, methodsOf, seenRoutes } from '../../test/route-spy';
 import { importInventory } from '../../test/static-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 
@@ -38,8 +38,6 @@ const CATALOGUE_KEYS = ['goodsId', 'regionId', 'businessId'];
 /** Figures of both stores, recorded together once the second has run. */
 const figures: string[] = [];
 
-const methodsOf = (r: RouteOptions) => ([] as string[]).concat(r.method as string | string[]).filter((m) => m !== 'HEAD') as Method[];
-const concrete = (url: string) => url.replace(/:\w+/g, '1').replace(/\*$/, 'x');
 /** Keys of a route's params, query and body schemas (zod objects, possibly nullish). */
 function schemaKeys(r: RouteOptions): string[] {
   const schema = (r.schema ?? {}) as Record<string, unknown>;
@@ -94,7 +92,17 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
     const listed = await call(t.app, 'POST', '/api/proxy/allowlist', { token: owner.token, body: { proxyAccountId: accountId, address: `198.18.${dialect === 'sqlite' ? 77 : 78}.1` } });
     expect(listed.status).toBe(200);
     const entryId = listed.body.data.id as number;
+    const noticeId = (
+      await t.db.db
+        .insertInto('notices')
+        .values({ user_id: owner.user.id, kind: 'balance.empty', threshold: 0, balance_bytes: 0, account_id: null, account_username: null, used_bytes: null, limit_bytes: null, created_at: t.clock.now().toISOString() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
     const apiKeyId = (await call(t.app, 'POST', '/api/user/api-keys', { token: owner.token, body: { name: 'owned', scopes: ['read'] } })).body.data.id as number;
+    const webhookId = (await call(t.app, 'POST', '/api/user/webhooks', { token: owner.token, body: { url: 'http://127.0.0.1:9/owned', events: ['order.paid'] } })).body.data.id as number;
+    await t.app.webhooks.emit(owner.user.id, 'order.paid', { owned: true });
+    const deliveryId = (await call(t.app, 'GET', `/api/user/webhooks/${webhookId}/deliveries`, { token: owner.token })).body.data.items[0].id as number;
 
     // A referral of the distributor's, and a second distributor who will name it and its distributor.
     const otherDistributor = await signedIn(t);
@@ -122,6 +130,11 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
       'POST /api/order-cancel': { url: () => '/api/order-cancel', body: () => ({ orderNo }) },
       'DELETE /api/proxy/allowlist/:id': { url: () => `/api/proxy/allowlist/${entryId}` },
       'DELETE /api/user/api-keys/:id': { url: () => `/api/user/api-keys/${apiKeyId}` },
+      'POST /api/user/notices/:id/read': { url: () => `/api/user/notices/${noticeId}/read`, body: () => ({}) },
+      'PUT /api/user/webhooks/:id': { url: () => `/api/user/webhooks/${webhookId}`, body: () => ({ url: 'http://127.0.0.1:9/taken-over' }) },
+      'DELETE /api/user/webhooks/:id': { url: () => `/api/user/webhooks/${webhookId}` },
+      'GET /api/user/webhooks/:id/deliveries': { url: () => `/api/user/webhooks/${webhookId}/deliveries` },
+      'POST /api/user/webhooks/:id/deliveries/:deliveryId/replay': { url: () => `/api/user/webhooks/${webhookId}/deliveries/${deliveryId}/replay` },
       'POST /api/proxy/dynamic/:id/extract-key': { url: (id) => `/api/proxy/dynamic/${id}/extract-key` },
       'PUT /api/proxy/static/:id': { url: () => `/api/proxy/static/${staticId}`, body: () => ({ remark: 'taken over' }) },
       'POST /api/proxy/static/:id/replace': { url: () => `/api/proxy/static/${staticId}/replace`, body: () => ({ reason: 'slow' }) },
@@ -198,6 +211,7 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
     // The owner's rows are as they were.
     const mine = await call(t.app, 'GET', '/api/proxy/dynamic', { token: owner.token });
     expect(mine.body.data.items).toEqual([expect.objectContaining({ id: accountId, remark: null })]);
+    expect((await call(t.app, 'GET', '/api/user/webhooks', { token: owner.token })).body.data.items).toEqual([expect.objectContaining({ id: webhookId, url: 'http://127.0.0.1:9/owned' })]);
     expect((await t.db.db.selectFrom('users').select('status').where('id', '=', referred.user.id).executeTakeFirstOrThrow()).status).toBe('active');
 
     const principals = new Set(cells.map((c) => c.principal));

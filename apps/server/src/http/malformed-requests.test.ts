@@ -4,7 +4,7 @@ import type { ZodType } from 'zod';
 import { uniqueIp } from '../../test/accounts';
 import { seedCatalogue, signedIn } from '../../test/commerce';
 import { recordFigure } from '../../test/security-figures';
-import { seenRoutes } from '../../test/route-spy';
+import { methodsOf, seenRoutes } from '../../test/route-spy';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 
 /*
@@ -82,7 +82,6 @@ const QUERY_SHAPES: Array<[string, (key: string) => string]> = [
 ];
 const PARAM_VALUES = ['abc', '-1', '0', '1.5', '99999999999999999999999', '%00', '%E2%80%AE', 'x'.repeat(500), '__proto__', 'constructor'];
 
-const methodsOf = (r: RouteOptions) => ([] as string[]).concat(r.method as string | string[]).filter((m) => m !== 'HEAD') as Method[];
 /** A zod object inside optional/nullable wrappers, or null. */
 function objectSchema(s: unknown): { shape: Record<string, unknown>; schema: ZodType } | null {
   let inner = s as { shape?: Record<string, unknown>; unwrap?: () => unknown } | undefined;

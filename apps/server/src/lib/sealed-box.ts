@@ -27,7 +27,7 @@ export class SealedBox {
 }
 
 /** One key per use, so a value sealed for one purpose never opens as another. */
-export const SEAL_LABELS = { payConfig: 'pay-config', proxyPassword: 'proxy-password', upstreamPassword: 'upstream-password', staticUpstreamPassword: 'static-upstream-password' } as const;
+export const SEAL_LABELS = { payConfig: 'pay-config', proxyPassword: 'proxy-password', upstreamPassword: 'upstream-password', staticUpstreamPassword: 'static-upstream-password', webhookSecret: 'webhook-secret' } as const;
 
 /** How a stored secret is shown back: enough to recognise which key is saved, never enough to use it. */
 export function mask(secret: string): string {

@@ -49,6 +49,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   API_KEY_ADDRESS: 403,
   API_KEY_SPEND_CAP: 403,
   API_KEYS_FULL: 409,
+  WEBHOOKS_FULL: 409,
   INTERNAL: 500,
 };
 

@@ -1,4 +1,5 @@
 import type {
+  AlertSettingsDto,
   ApiKeyDto,
   ChannelStats,
   DistributionUserDto,
@@ -22,6 +23,7 @@ import type {
   StaticRegionDto,
   UpstreamDto,
   UsageRecordPage,
+  WebhookDto,
 } from '@resi/contract';
 import { vi } from 'vitest';
 import type { TrafficSummary } from '@/api/get-traffic';
@@ -45,6 +47,7 @@ const account: ProxyAccountDto = {
   loginFailures: 0,
   lastLoginFailureAt: null,
   requirePassword: false,
+  pauseAtCap: true,
   extractKeyPrefix: null,
 };
 const region: RegionDto = { id: 1, country: 'US', state: null, city: null, name: name('United States'), poolSize: 10, sort: 0, enabled: true };
@@ -135,6 +138,7 @@ const usageRecord: UsageRecordPage = {
 };
 const traffic: TrafficSummary = {
   balanceBytes: 7 * BYTES_PER_GB,
+  runsOutAt: null,
   usedBytes: 3 * BYTES_PER_GB,
   grants: [{ id: 1, orderNo: 'D20260101000000000001', bytes: 10 * BYTES_PER_GB, usedBytes: 3 * BYTES_PER_GB, expiresAt: '2099-02-01T00:00:00Z', createdAt: '2026-01-01T00:00:00Z' }],
   series: [{ bucket: '2026-01-07', bytesUp: BYTES_PER_GB, bytesDown: BYTES_PER_GB }],
@@ -259,6 +263,9 @@ const apiKey: ApiKeyDto = {
   spentToday: 0,
 };
 
+const alertSettings: AlertSettingsDto = { balanceBytesLeft: [BYTES_PER_GB], balancePercentLeft: [], accountCapPercent: [80, 100] };
+const webhook: WebhookDto = { id: 1, url: 'https://hooks.example.com/resi', events: ['order.paid'], enabled: true, createdAt: '2026-01-01T00:00:00Z' };
+
 const ANSWERS: Record<string, unknown> = {
   '/api/site': { appName: 'Acme Proxy', supportUrl: '', tutorialUrl: '', links: { knowledgeBase: null, faq: null, blog: null, toolbox: null }, payMethods: ['sandbox'] },
   '/api/captcha': { id: 'c1', svg: '<svg xmlns="http://www.w3.org/2000/svg"/>' },
@@ -277,6 +284,8 @@ const ANSWERS: Record<string, unknown> = {
   '/api/record/static-order': page([staticOrder]),
   '/api/goods': { packages: [pkg], staticPrices: [] },
   '/api/user/api-keys': { items: [apiKey] },
+  '/api/user/alerts': alertSettings,
+  '/api/user/webhooks': { items: [webhook] },
   '/api/pay/methods': { methods: ['sandbox'] },
   '/api/manage/order': page([adminOrder]),
   '/api/manage/user': page([adminUser]),

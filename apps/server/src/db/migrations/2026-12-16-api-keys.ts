@@ -41,3 +41,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('orders').addColumn('api_key_id', 'integer').execute();
   await db.schema.createIndex('orders_api_key_idx').on('orders').columns(['api_key_id', 'created_at']).execute();
 }
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('orders_api_key_idx').execute();
+  await db.schema.alterTable('orders').dropColumn('api_key_id').execute();
+  await db.schema.dropTable('api_key_days').execute();
+  await db.schema.dropTable('api_keys').execute();
+}

@@ -14,6 +14,8 @@ export interface AccountRow {
   user_status: string;
   /** 0 or 1: allowlisted addresses must still send the password. */
   require_password: number;
+  /** 0 or 1: the account is refused at its cap (1) or the cap only alerts (0). */
+  pause_at_cap: number;
   seen: number | string | null;
   /** `rotating` or `static` (a static IP's login); for a static one, its allocation and the inventory row it exits through. */
   kind: string;
@@ -117,7 +119,7 @@ export class AccountCacheRepository {
       .leftJoin('static_allocations as s', 's.account_id', 'a.id')
       .leftJoin('static_inventory as i', 'i.id', 's.inventory_id')
       .leftJoin('static_regions as r', 'r.id', 's.region_id')
-      .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'a.max_connections', 'a.kind', 'a.require_password', 'u.status as user_status'])
+      .select(['a.id', 'a.user_id', 'a.username', 'a.password_sealed', 'a.status', 'a.limit_bytes', 'a.used_bytes', 'a.max_connections', 'a.kind', 'a.require_password', 'a.pause_at_cap', 'u.status as user_status'])
       .select([
         's.status as s_status',
         's.expires_at as s_expires_at',

@@ -342,7 +342,8 @@ export class AccountCache implements GatewayAuthority {
       sealed: a.password_sealed,
       password,
       active: a.status === 'active' && a.user_status === 'active',
-      limitBytes: a.limit_bytes === null ? null : Number(a.limit_bytes),
+      // A cap that only alerts (pause_at_cap 0) is no limit to the gateway.
+      limitBytes: a.limit_bytes === null || !a.pause_at_cap ? null : Number(a.limit_bytes),
       usedBytes: Number(a.used_bytes),
       maxConnections: a.max_connections ?? this.opts.defaultMaxConnections ?? null,
       seenSeq: Number(a.seen),

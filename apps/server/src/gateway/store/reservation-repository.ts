@@ -88,13 +88,13 @@ export class ReservationRepository implements ReservationStore {
     if (subject.kind === 'account') {
       let q = trx
         .selectFrom('proxy_accounts')
-        .select(['limit_bytes', 'used_bytes'])
+        .select(['limit_bytes', 'used_bytes', 'pause_at_cap'])
         .select(reserved.as('reserved'))
         .where('id', '=', subject.id);
       if (pg) q = q.forUpdate();
       const a = await q.executeTakeFirst();
       if (!a) return 0;
-      return a.limit_bytes === null ? Infinity : Number(a.limit_bytes) - Number(a.used_bytes) - Number(a.reserved);
+      return a.limit_bytes === null || !a.pause_at_cap ? Infinity : Number(a.limit_bytes) - Number(a.used_bytes) - Number(a.reserved);
     }
     if (pg) await trx.selectFrom('users').select('id').where('id', '=', subject.id).forUpdate().execute();
     // The balance by the one formula (traffic-repository.ts), as the account cache reads it.

@@ -5,7 +5,7 @@ import { API_KEY_SCOPES, type ApiKeyScope } from '@resi/contract';
 import { call } from '../../../test/auth-flows';
 import { seedCatalogue, signedIn } from '../../../test/commerce';
 import { text } from '../../../test/i18n';
-import { seenRoutes } from '../../../test/route-spy';
+import { concrete, methodsOf, seenRoutes } from '../../../test/route-spy';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { scopeOf } from '../../shared/key-scope';
 
@@ -15,8 +15,6 @@ import { scopeOf } from '../../shared/key-scope';
  */
 vi.mock('fastify', (original) => import('../../../test/route-spy').then((m) => m.withRouteSpy(original)));
 
-const methodsOf = (r: RouteOptions) => ([] as string[]).concat(r.method as string | string[]).filter((m) => m !== 'HEAD') as ('GET' | 'POST' | 'PUT' | 'DELETE')[];
-const concrete = (url: string) => url.replace(/:\w+/g, '1').replace(/\*$/, 'x');
 /** What only the guard answers: a route that lets the request through answers anything else. */
 const GUARD_CODES = ['UNAUTHENTICATED', 'FORBIDDEN', 'SCOPE_REQUIRED', 'API_KEY_NOT_ALLOWED', 'API_KEY_INVALID', 'API_KEY_ADDRESS'];
 

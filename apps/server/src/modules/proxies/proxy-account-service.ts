@@ -50,6 +50,7 @@ export class ProxyAccountService {
         limit_bytes: body.limitBytes ?? null,
         max_connections: body.maxConnections ?? null,
         remark: body.remark ?? null,
+        pause_at_cap: body.pauseAtCap === false ? 0 : 1,
         deleted_at: null,
         created_at: now,
         updated_at: now,
@@ -74,6 +75,7 @@ export class ProxyAccountService {
     if (body.remark !== undefined) set.remark = body.remark;
     if (body.status !== undefined) set.status = body.status;
     if (body.requirePassword !== undefined) set.require_password = body.requirePassword ? 1 : 0;
+    if (body.pauseAtCap !== undefined) set.pause_at_cap = body.pauseAtCap ? 1 : 0;
     const row = await this.accounts.update(userId, id, set);
     if (!row) throw new AppError('NOT_FOUND');
     // The edit form sends the password back unchanged: only a new one cuts the tunnels opened with the old.
@@ -87,7 +89,9 @@ export class ProxyAccountService {
     const limitChanged = (row.max_connections ?? null) !== (before.max_connections ?? null);
     // Password now required: connections its allowlisted addresses opened without one are cut (docs/gateway.md#allowlist).
     const passwordRule = row.require_password !== before.require_password;
-    if (newPassword || disabled || lowered || enabled || raised || limitChanged || passwordRule) await this.cutoffs?.publish({ userId, accountId: id, closeLive: newPassword || undefined });
+    // Pausing at the cap or going on past it changes whether the cap is a limit at all.
+    const capRule = row.pause_at_cap !== before.pause_at_cap;
+    if (newPassword || disabled || lowered || enabled || raised || limitChanged || passwordRule || capRule) await this.cutoffs?.publish({ userId, accountId: id, closeLive: newPassword || undefined });
     return this.toDto(row, await this.accounts.extractKeyPrefixes(userId));
   }
 
@@ -115,6 +119,7 @@ export class ProxyAccountService {
       loginFailures: Number(r.login_failures),
       lastLoginFailureAt: r.last_login_failure_at,
       requirePassword: Boolean(r.require_password),
+      pauseAtCap: Boolean(r.pause_at_cap),
       extractKeyPrefix: extractPrefixes.get(r.id) ?? null,
     };
   }

@@ -105,6 +105,12 @@ export class StaticAllocationRepository {
     return res.numUpdatedRows === 1n;
   }
 
+  /** Active allocations of these users whose expiry is after `after` and no later than `by` (the `static.expiring` webhook). */
+  expiringFor(userIds: number[], after: string, by: string): Promise<AllocationView[]> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.view().where('s.user_id', 'in', userIds).where('s.status', '=', 'active').where('s.expires_at', '>', after).where('s.expires_at', '<=', by).orderBy('s.id').execute();
+  }
+
   /** The allocations a purchase order made that are not released yet. */
   heldByOrder(orderId: number, trx?: Trx): Promise<AllocationView[]> {
     return this.view(trx).where('s.order_id', '=', orderId).where('s.status', '<>', 'released').orderBy('s.id').execute();

@@ -15,6 +15,7 @@ import { StaticStockRepository } from './stock-repository';
 import { StaticLifecycle } from './lifecycle';
 import { StaticReplacementService } from './replacement-service';
 import { StaticRefunds } from './static-refunds';
+import { StaticExpiryWebhooks } from './expiry-webhooks';
 import { UpstreamHostCheck } from './upstream-host-check';
 
 /**
@@ -44,7 +45,8 @@ export const staticIpsModule: FastifyPluginAsync<ModuleDeps> = async (app, { con
   new StaticRefunds(inventory, allocations, config.STATIC_COOLDOWN_DAYS).register(app.orders.refunds);
   const endpoint = { host: config.GATEWAY_PUBLIC_HOST, httpPort: config.GATEWAY_HTTP_PORT, socksPort: config.GATEWAY_SOCKS_PORT };
   const views = new StaticProxyViews(allocations, passwords, clock, endpoint, config.STATIC_REPLACEMENTS);
-  const replacements = new StaticReplacementService(db, clock, inventory, allocations, views, config.STATIC_COOLDOWN_DAYS, cutoffs);
+  const replacements = new StaticReplacementService(db, clock, inventory, allocations, views, config.STATIC_COOLDOWN_DAYS, cutoffs, app.webhooks);
+  app.jobs.add(new StaticExpiryWebhooks(clock, allocations, app.webhooks, config.WEBHOOK_STATIC_EXPIRING_DAYS).job());
   app.jobs.add(new StaticLifecycle(db, clock, inventory, allocations, { graceDays: config.STATIC_GRACE_DAYS, cooldownDays: config.STATIC_COOLDOWN_DAYS }).job());
   await app.register(staticInventoryRoutes, { service: new StaticInventoryService(db, inventory, allocations, catalogue, audit, new UpstreamHostCheck(config.GATEWAY_ALLOW_PRIVATE_DESTINATIONS), cutoffs), inventory, stock: new StaticStockRepository(db), orders });
   await app.register(staticCustomerRoutes, { orders, views, replacements });

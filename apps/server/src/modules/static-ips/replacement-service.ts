@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema';
 import { type Clock, DAY, addMs, iso } from '../../lib/clock';
 import type { CutoffBus } from '../../lib/cutoff-bus';
 import { AppError } from '../../shared/errors';
+import type { WebhookEmitter } from '../webhooks/webhook-service';
 import type { StaticAllocationRepository } from './allocation-repository';
 import type { StaticInventoryRepository } from './inventory-repository';
 import type { StaticProxyViews } from './static-proxy-views';
@@ -22,6 +23,8 @@ export class StaticReplacementService {
     private readonly views: StaticProxyViews,
     private readonly cooldownDays: number,
     private readonly cutoffs?: Pick<CutoffBus, 'publish'>,
+    /** `static.replaced` webhooks, queued in the replacing transaction. */
+    private readonly webhooks?: Pick<WebhookEmitter, 'emit'>,
   ) {}
 
   async replace(userId: number, id: number, body: StaticReplaceBody): Promise<StaticProxyDto> {
@@ -43,6 +46,10 @@ export class StaticReplacementService {
       const reason = body.note ? `${body.reason}: ${body.note}` : body.reason;
       await this.inventory.addEvent(a.inventory_id, { event: 'replaced', user_id: userId, allocation_id: a.id, reason }, trx);
       await this.inventory.addEvent(next, { event: 'allocated', user_id: userId, allocation_id: a.id, reason: 'replacement' }, trx);
+      if (this.webhooks) {
+        const [moved] = await this.allocations.byIds([a.id], trx);
+        await this.webhooks.emit(userId, 'static.replaced', { id: a.id, ip: moved!.exit_ip, previousIp: a.exit_ip, reason: body.reason, expiresAt: a.expires_at }, trx);
+      }
       return a.account_id;
     });
     // Connections through the old exit end now, on every gateway; new ones take the new exit.

@@ -2,9 +2,12 @@ import { envelope, errorBody, trafficResponse, usageQuery } from '@resi/contract
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { keyScope } from '../../shared/key-scope';
 import { currentAuth } from '../../shared/request-context';
-import { type Clock, iso } from '../../lib/clock';
+import { type Clock, DAY, addMs, iso } from '../../lib/clock';
+import { runOutAt } from './run-out';
 import { usageBuckets } from './usage-buckets';
 import type { TrafficRepository, UsageRepository } from './traffic-repository';
+
+const PACE_DAYS = 7;
 
 /** `GET /traffic`: balance = sum of the unexpired remainders, plus the usage charts' data. */
 export const trafficRoutes: FastifyPluginAsyncZod<{ traffic: TrafficRepository; usage: UsageRepository; clock: Clock }> = async (app, { traffic, usage, clock }) => {
@@ -18,16 +21,25 @@ export const trafficRoutes: FastifyPluginAsyncZod<{ traffic: TrafficRepository; 
       const [grants, balanceBytes] = await Promise.all([traffic.liveGrants(user.id, iso(now)), traffic.balance(user.id, iso(now))]);
       const buckets = usageBuckets(now, q.days, q.granularity);
       const since = q.granularity === 'hour' ? buckets[0]! : `${buckets[0]!}T00:00:00.000Z`;
-      const [rows, countries, accounts] = await Promise.all([
+      // The pace of the last 7 days, by the hour (usage is kept by the hour): what the run-out date projects.
+      const weekAgo = `${iso(addMs(now, -PACE_DAYS * DAY)).slice(0, 13)}:00:00.000Z`;
+      const [rows, countries, accounts, lastWeek] = await Promise.all([
         usage.series(user.id, since, q.granularity, q.accountId),
         usage.byCountry(user.id, since, q.accountId),
         usage.byAccount(user.id, since, q.accountId),
+        usage.rotatingBytesSince(user.id, weekAgo),
       ]);
+      const runsOut = runOutAt(
+        now.getTime(),
+        lastWeek / (now.getTime() - Date.parse(weekAgo)),
+        grants.map((g) => ({ left: Number(g.bytes) - Number(g.used_bytes), expiresAt: Date.parse(g.expires_at) })),
+      );
       const found = new Map(rows.map((r) => [r.bucket, r]));
       return {
         data: {
           balanceBytes,
           usedBytes: await traffic.usedBytes(user.id),
+          runsOutAt: runsOut === null ? null : new Date(runsOut).toISOString(),
           grants: grants.map((g) => ({
             id: g.id,
             orderNo: g.order_no,

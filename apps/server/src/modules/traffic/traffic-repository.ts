@@ -125,6 +125,14 @@ export class UsageRepository {
       .execute();
   }
 
+  /** Rotating bytes the user used since `since` (an hour): the pace a balance's run-out date is projected at. */
+  async rotatingBytesSince(userId: number, since: string): Promise<number> {
+    const row = await this.base(userId, since)
+      .select((eb) => eb.fn.sum<number>(eb('u.bytes_up', '+', eb.ref('u.bytes_down'))).as('bytes'))
+      .executeTakeFirst();
+    return Number(row?.bytes ?? 0);
+  }
+
   byCountry(userId: number, since: string, accountId?: number) {
     return this.base(userId, since, accountId)
       .select(['u.country', (eb) => eb.fn.sum<number>(eb('u.bytes_up', '+', eb.ref('u.bytes_down'))).as('bytes')])

@@ -16,6 +16,7 @@ const account = (patch: Partial<ProxyAccountDto> = {}): ProxyAccountDto => ({
   loginFailures: 0,
   lastLoginFailureAt: null,
   requirePassword: false,
+  pauseAtCap: true,
   extractKeyPrefix: null,
   ...patch,
 });

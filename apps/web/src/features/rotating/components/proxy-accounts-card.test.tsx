@@ -20,6 +20,7 @@ const account = (id: number, patch: Partial<ProxyAccountDto> = {}): ProxyAccount
   loginFailures: 0,
   lastLoginFailureAt: null,
   requirePassword: false,
+  pauseAtCap: true,
   extractKeyPrefix: null,
   ...patch,
 });
