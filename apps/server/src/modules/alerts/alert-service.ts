@@ -1,4 +1,4 @@
-import { ALERT_DEFAULTS, type AlertSettingsBody, type AlertSettingsDto, GIB, type NoticeDto, type NoticeKind, type NoticesDto, normalizeLang } from '@resi/contract';
+import { ALERT_DEFAULTS, type AlertSettingsBody, type AlertSettingsDto, type NoticeDto, type NoticeKind, type NoticesDto, normalizeLang } from '@resi/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { type Clock, DAY, addMs, iso } from '../../lib/clock';
@@ -26,6 +26,19 @@ interface Condition {
   /** For a cap at 100 % or more: whether the account is now refused (pause at cap) or goes on. */
   paused?: boolean;
   notice: Omit<NoticeRow, 'id' | 'read_at' | 'user_id' | 'kind' | 'threshold' | 'created_at'>;
+}
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+
+/** Bytes as the console shows them (1024 steps, two decimals): a 1 MB cap must not read "0 GB" in an e-mail. */
+export function bytesText(bytes: number, locale: string): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 2 }).format(value)} ${UNITS[unit]}`;
 }
 
 const parse = (text: string | undefined, fallback: readonly number[]): number[] => (text === undefined ? [...fallback] : (JSON.parse(text) as number[]));
@@ -168,7 +181,7 @@ export class AlertService {
     if (!user) return;
     const lang = normalizeLang(user.lang);
     const t = translator(lang);
-    const gb = (bytes: number | null) => `${new Intl.NumberFormat(lang === 'en' ? 'en' : lang === 'zh' ? 'zh-TW' : 'zh-CN', { maximumFractionDigits: 2 }).format((bytes ?? 0) / GIB)} GB`;
+    const gb = (bytes: number | null) => bytesText(bytes ?? 0, lang === 'en' ? 'en' : lang === 'zh' ? 'zh-TW' : 'zh-CN');
     const params = {
       app: this.d.appName,
       threshold: n.kind === 'balance.bytesLeft' ? gb(n.threshold) : String(n.threshold),

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ApiKeyTable, Database } from '../../db/schema';
+import { inUserTransaction } from '../../db/user-lock';
 
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 /** A key as lists show it: its row, its calls today and what its orders of today add up to. */
@@ -11,18 +12,26 @@ const SPENDING = ['pending', 'paid', 'refunded'] as const;
 export class ApiKeyRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(row: Omit<ApiKeyRow, 'id' | 'revoked_at' | 'last_used_at' | 'last_used_ip'>): Promise<ApiKeyRow> {
-    return this.db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
+  /**
+   * Inserts the key unless its owner already holds `max` live ones (then undefined); parallel requests cannot
+   * both take the last place (inUserTransaction).
+   */
+  async insertWithin(row: Omit<ApiKeyRow, 'id' | 'revoked_at' | 'last_used_at' | 'last_used_ip'>, max: number): Promise<ApiKeyRow | undefined> {
+    return inUserTransaction(this.db, row.user_id, async (trx) => {
+      const { n } = await trx
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', row.user_id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= max) return undefined;
+      return trx.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
+    });
   }
 
   /** The key with this hash, whoever holds it, revoked or not (the caller decides). */
   async findByHash(keyHash: string): Promise<ApiKeyRow | undefined> {
     return this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
-  }
-
-  async countLive(userId: number): Promise<number> {
-    const row = await this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
-    return Number(row.n);
   }
 
   /** A user's keys that are not revoked, newest first, with today's calls and spending (`day`: YYYY-MM-DD, `dayStart`: its first instant). */

@@ -105,10 +105,9 @@ export class ApiKeyService {
       if (!range) throw new AppError('VALIDATION_FAILED', { detail: `${text}: ${t('validation.allowlistAddress')}` });
       if (!allowlist.includes(range)) allowlist.push(range);
     }
-    if ((await this.keys.countLive(userId)) >= API_KEYS_MAX) throw new AppError('API_KEYS_FULL', { max: API_KEYS_MAX });
     const key = `${KEY_PREFIX}${newToken()}`;
     const scopes = [...new Set(body.scopes)];
-    const row = await this.keys.insert({
+    const row = await this.keys.insertWithin({
       user_id: userId,
       name: body.name,
       prefix: prefixOf(key),
@@ -119,7 +118,8 @@ export class ApiKeyService {
       daily_spend_cap: scopes.includes('buy') ? (body.dailySpendCap ?? null) : null,
       expires_at: body.expiresAt ? iso(new Date(body.expiresAt)) : null,
       created_at: iso(now),
-    });
+    }, API_KEYS_MAX);
+    if (!row) throw new AppError('API_KEYS_FULL', { max: API_KEYS_MAX });
     return { ...toApiKeyDto({ ...row, calls_today: 0, spent_today: 0 }), key };
   }
 

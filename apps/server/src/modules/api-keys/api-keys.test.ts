@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { API_KEY_SCOPES, type ApiKeyScope } from '@resi/contract';
+import { API_KEYS_MAX, API_KEY_SCOPES, type ApiKeyScope } from '@resi/contract';
 import { call } from '../../../test/auth-flows';
 import { seedCatalogue, signedIn } from '../../../test/commerce';
 import { text } from '../../../test/i18n';
@@ -154,6 +154,17 @@ describe.each(DIALECTS)('API keys on %s', (dialect) => {
     expect(detail.body.data.apiKeys.map((k: { id: number }) => k.id)).toEqual([made.body.data.id]);
     expect((await call(t.app, 'DELETE', `/api/manage/api-keys/${made.body.data.id}`, { token: admin.token, body: {} })).status).toBe(200);
     expect((await call(t.app, 'GET', '/api/traffic', { token: key })).body.code).toBe('API_KEY_INVALID');
+  });
+
+  it('holds at most API_KEYS_MAX live keys, 30 made at once included; a revoked one frees its place', async () => {
+    const { token } = await signedIn(t);
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => newKey(token, { name: `k${i}`, scopes: ['read'] })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(API_KEYS_MAX);
+    expect(new Set(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body.code}`))).toEqual(new Set(['409 API_KEYS_FULL']));
+    const listed = (await call(t.app, 'GET', '/api/user/api-keys', { token })).body.data.items as { id: number }[];
+    expect(listed).toHaveLength(API_KEYS_MAX);
+    await call(t.app, 'DELETE', `/api/user/api-keys/${listed[0]!.id}`, { token, body: {} });
+    expect((await newKey(token, { name: 'again', scopes: ['read'] })).status).toBe(200);
   });
 
   it('a key that buys stays within its daily cap, two orders at once included', async () => {

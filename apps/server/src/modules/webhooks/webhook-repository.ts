@@ -1,6 +1,7 @@
 import type { WebhookDeliveryStatus, WebhookEvent } from '@resi/contract';
 import { type Insertable, type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database, WebhookDeliveryTable, WebhookEndpointTable } from '../../db/schema';
+import { inUserTransaction } from '../../db/user-lock';
 
 type Trx = Transaction<Database>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
@@ -15,13 +16,13 @@ const subscribesTo = (event: WebhookEvent) => sql<boolean>`(',' || events || ','
 export class WebhookRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insertEndpoint(row: Insertable<WebhookEndpointTable>): Promise<WebhookEndpointRow> {
-    return this.db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
-  }
-
-  async countEndpoints(userId: number): Promise<number> {
-    const row = await this.db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
-    return Number(row.n);
+  /** Inserts the endpoint unless its owner already has `max` (then undefined); parallel requests cannot both take the last place. */
+  async insertEndpointWithin(row: Insertable<WebhookEndpointTable>, max: number): Promise<WebhookEndpointRow | undefined> {
+    return inUserTransaction(this.db, row.user_id, async (trx) => {
+      const { n } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', row.user_id).executeTakeFirstOrThrow();
+      if (Number(n) >= max) return undefined;
+      return trx.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
+    });
   }
 
   listEndpoints(userId: number): Promise<WebhookEndpointRow[]> {

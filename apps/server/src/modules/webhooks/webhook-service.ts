@@ -102,10 +102,10 @@ export class WebhookService implements WebhookEmitter {
   /** `t`: the request's texts, for a URL the destination rules refuse. The secret is in this answer only. */
   async create(userId: number, body: CreateWebhookBody, t: (key: string) => string): Promise<CreatedWebhookDto> {
     await this.assertDestination(body.url, t);
-    if ((await this.repo.countEndpoints(userId)) >= WEBHOOKS_MAX) throw new AppError('WEBHOOKS_FULL', { max: WEBHOOKS_MAX });
     const secret = `${SECRET_PREFIX}${newToken()}`;
     const now = iso(this.clock.now());
-    const row = await this.repo.insertEndpoint({ user_id: userId, url: body.url, events: body.events.join(','), secret_sealed: this.box.seal(secret), enabled: 1, created_at: now, updated_at: now });
+    const row = await this.repo.insertEndpointWithin({ user_id: userId, url: body.url, events: body.events.join(','), secret_sealed: this.box.seal(secret), enabled: 1, created_at: now, updated_at: now }, WEBHOOKS_MAX);
+    if (!row) throw new AppError('WEBHOOKS_FULL', { max: WEBHOOKS_MAX });
     return { ...toDto(row), secret };
   }
 
