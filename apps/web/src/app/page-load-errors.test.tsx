@@ -50,7 +50,11 @@ const DATA_PAGES: Record<string, DataPage> = {
     shows: [['distribution-available', '$12.50'], ['distribution-invite-link', 'invite=INV1'], ['distribution-ledger', 'D20260101000000000001'], ['my-payoffs', 'TX-42']],
   },
   manageSupply: { path: '/manage/supply', never: [], shows: [['catalogue-upstream', 'us1.supplier.example:8000']] },
-  personal: { path: '/user/personal', never: ['api-keys-table', 'api-keys-count'], shows: [['api-keys-table', 'rk_live_ab12'], ['api-keys-count', '1 of 20']] },
+  personal: {
+    path: '/user/personal',
+    never: ['api-keys-table', 'api-keys-count', 'webhooks-table', 'webhooks-count'],
+    shows: [['api-keys-table', 'rk_live_ab12'], ['api-keys-count', '1 of 20'], ['alert-settings', '1 GB'], ['webhooks-table', 'https://hooks.example.com/resi'], ['webhooks-count', '1 of 10']],
+  },
 };
 
 /** Pages that load nothing of their own: at most the site facts and a captcha, whose failures are silent by design. */

@@ -1,9 +1,9 @@
-import { ClockCircleOutlined, DashboardOutlined, HistoryOutlined, WalletOutlined } from '@ant-design/icons';
+import { ClockCircleOutlined, DashboardOutlined, HistoryOutlined, HourglassOutlined, WalletOutlined } from '@ant-design/icons';
 import { normalizeLang } from '@resi/contract';
 import { Button, Card, Col, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatBalance, formatBytes, formatDateTime } from '@/lib/format';
+import { formatBalance, formatBytes, formatDate, formatDateTime } from '@/lib/format';
 import type { TrafficSummary } from '@/api/get-traffic';
 import { QueryState, type QueryLike } from './query-state';
 
@@ -48,8 +48,8 @@ function Balance({ traffic }: { traffic: TrafficSummary }) {
 }
 
 /**
- * The three figures; while loading, the same three with their values still to come, so the page below does
- * not move down when they arrive (a two-line skeleton was a third of their height on a phone).
+ * The three figures and the run-out line; while loading, the same with their values still to come, so the page
+ * below does not move down when they arrive (a two-line skeleton was a third of their height on a phone).
  */
 function Figures({ traffic }: { traffic?: TrafficSummary }) {
   const { t, i18n } = useTranslation();
@@ -57,30 +57,50 @@ function Figures({ traffic }: { traffic?: TrafficSummary }) {
   const lang = normalizeLang(i18n.language);
   const next = traffic ? nextExpiringGrant(traffic.grants) : null;
   return (
-    <Row gutter={[24, 16]}>
-      <Col xs={24} md={8}>
-        <Statistic
-          title={t('traffic.balance.balance')}
-          value={traffic ? formatBalance(traffic.balanceBytes, lang) : ''}
-          prefix={<WalletOutlined />}
-          loading={loading}
-          className="balance-card__main"
-          data-testid={loading ? undefined : 'balance-value'}
-        />
-      </Col>
-      <Col xs={12} md={8}>
-        <Statistic title={t('traffic.balance.used')} value={traffic ? formatBytes(traffic.usedBytes, lang) : ''} prefix={<DashboardOutlined />} loading={loading} />
-      </Col>
-      <Col xs={12} md={8}>
-        <Statistic
-          title={t('traffic.balance.nextExpiry')}
-          value={!traffic ? '' : next ? (formatDateTime(next.expiresAt) ?? '') : t('traffic.balance.noExpiry')}
-          prefix={<ClockCircleOutlined />}
-          loading={loading}
-          className="balance-card__expiry"
-        />
-      </Col>
-    </Row>
+    <>
+      <Row gutter={[24, 16]}>
+        <Col xs={24} md={8}>
+          <Statistic
+            title={t('traffic.balance.balance')}
+            value={traffic ? formatBalance(traffic.balanceBytes, lang) : ''}
+            prefix={<WalletOutlined />}
+            loading={loading}
+            className="balance-card__main"
+            data-testid={loading ? undefined : 'balance-value'}
+          />
+        </Col>
+        <Col xs={12} md={8}>
+          <Statistic title={t('traffic.balance.used')} value={traffic ? formatBytes(traffic.usedBytes, lang) : ''} prefix={<DashboardOutlined />} loading={loading} />
+        </Col>
+        <Col xs={12} md={8}>
+          <Statistic
+            title={t('traffic.balance.nextExpiry')}
+            value={!traffic ? '' : next ? (formatDateTime(next.expiresAt) ?? '') : t('traffic.balance.noExpiry')}
+            prefix={<ClockCircleOutlined />}
+            loading={loading}
+            className="balance-card__expiry"
+          />
+        </Col>
+      </Row>
+      <RunOutLine runsOutAt={traffic?.runsOutAt ?? null} />
+    </>
+  );
+}
+
+/**
+ * When the balance runs out at the last 7 days' pace (the server's estimate); nothing when it cannot tell (no use,
+ * nothing left). Its line is kept empty rather than left out, so the card is as tall loading as loaded.
+ */
+function RunOutLine({ runsOutAt }: { runsOutAt: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <div className="balance-card__runout">
+      {runsOutAt ? (
+        <span data-testid="balance-runout">
+          <HourglassOutlined /> {t('traffic.balance.runsOut', { date: formatDate(runsOutAt) })}
+        </span>
+      ) : null}
+    </div>
   );
 }
 

@@ -7,6 +7,7 @@ import { useCurrentUser } from '@/api/get-current-user';
 import { useSite } from '@/api/get-site';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { PageLoading } from '@/components/page-loading';
+import { NoticesBell } from '@/features/alerts/components/notices-bell';
 import { BREAKPOINT, useMediaQuery } from '@/hooks/use-media-query';
 import { storage } from '@/lib/storage';
 import { AntdProvider } from '../antd-provider';
@@ -121,6 +122,7 @@ function ConsoleLayout() {
             />
           )}
           <div className="app-header__spacer" />
+          <NoticesBell />
           <LanguageSwitcher />
           <UserMenu user={user} />
         </Header>

@@ -1,17 +1,18 @@
-import { DeleteOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, KeyOutlined } from '@ant-design/icons';
 import { API_KEYS_MAX, normalizeLang, type ApiKeyDto, type CreatedApiKeyDto } from '@resi/contract';
-import { Button, Card, Popconfirm, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Popconfirm, Tag, type TableColumnsType } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGoods } from '@/api/get-goods';
 import { ApiKeyLastUsedCell, ApiKeyNameCell, ApiKeyScopeTags } from '@/components/api-key-cells';
-import { combineQueries, QueryState, tableEmptyText } from '@/components/query-state';
+import { combineQueries } from '@/components/query-state';
 import { useActionsPin } from '@/hooks/use-actions-pin';
 import { formatCount, formatDateTime, formatMoney } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 import { ApiKeySecretModal } from './api-key-secret-modal';
+import { CappedListCard } from './capped-list-card';
 import { shopCurrency } from './api-key-values';
 
 // The form (with antd's date picker) is fetched when first opened: most visits to Personal info make no key.
@@ -35,7 +36,6 @@ export function ApiKeysCard() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKeyDto | null>(null);
   const currency = goods.data ? shopCurrency(goods.data) : null;
-  const full = (keys.data?.length ?? 0) >= API_KEYS_MAX;
   const none = <span className="muted">{t('commerce.none')}</span>;
 
   const columns: TableColumnsType<ApiKeyDto> = [
@@ -113,47 +113,23 @@ export function ApiKeysCard() {
     },
   ];
 
-  // Not max-content: auto widths wrap what may wrap and scroll sideways inside the card only on a phone.
-  const table = (rows: ApiKeyDto[], loading: boolean) => (
-    <Table<ApiKeyDto>
-      rowKey="id"
-      dataSource={rows}
-      columns={columns}
-      pagination={false}
-      scroll={{ x: true }}
-      locale={{ emptyText: tableEmptyText(loading, t('apiKeys.card.empty')) }}
-      data-testid="api-keys-table"
-    />
-  );
-
   return (
-    <Card
-      variant="borderless"
-      className="surface-card"
-      title={
-        <Space>
-          <KeyOutlined />
-          {t('apiKeys.card.title')}
-        </Space>
-      }
-      extra={
-        <Button type="primary" icon={<PlusOutlined />} disabled={!loaded.data || full} onClick={() => setCreating(true)} data-testid="api-key-create">
-          {t('apiKeys.card.create')}
-        </Button>
-      }
-      data-testid="api-keys"
+    <CappedListCard
+      icon={<KeyOutlined />}
+      title={t('apiKeys.card.title')}
+      lead={t('apiKeys.card.lead')}
+      query={loaded}
+      rowsOf={([list]) => list}
+      columns={columns}
+      emptyText={t('apiKeys.card.empty')}
+      loadFailed={t('apiKeys.card.loadFailed')}
+      max={API_KEYS_MAX}
+      countText={(count, full) => t(full ? 'apiKeys.card.countFull' : 'apiKeys.card.count', { count, max: API_KEYS_MAX })}
+      createLabel={t('apiKeys.card.create')}
+      createTestId="api-key-create"
+      onCreate={() => setCreating(true)}
+      testId="api-keys"
     >
-      <Typography.Paragraph type="secondary">{t('apiKeys.card.lead')}</Typography.Paragraph>
-      <QueryState query={loaded} placeholder={table([], true)} errorTitle={t('apiKeys.card.loadFailed')}>
-        {([list]) => (
-          <>
-            {table(list, false)}
-            <Typography.Paragraph type={full ? 'warning' : 'secondary'} className="api-keys-count" data-testid="api-keys-count">
-              {t(full ? 'apiKeys.card.countFull' : 'apiKeys.card.count', { count: list.length, max: API_KEYS_MAX })}
-            </Typography.Paragraph>
-          </>
-        )}
-      </QueryState>
       {creating ? (
         <Suspense fallback={null}>
           <ApiKeyCreateModal
@@ -168,6 +144,6 @@ export function ApiKeysCard() {
         </Suspense>
       ) : null}
       {created ? <ApiKeySecretModal created={created} onClose={() => setCreated(null)} /> : null}
-    </Card>
+    </CappedListCard>
   );
 }

@@ -1,12 +1,14 @@
 import { Col, Row } from 'antd';
 import { useCurrentUser } from '@/api/get-current-user';
 import { PageLoading } from '@/components/page-loading';
+import { AlertSettingsCard } from '../components/alert-settings-card';
 import { ApiKeysCard } from '../components/api-keys-card';
 import { ChangePasswordCard } from '../components/change-password-card';
 import { InviteLinkCard } from '../components/invite-link-card';
 import { ProfileCard } from '../components/profile-card';
+import { WebhooksCard } from '../components/webhooks-card';
 
-/** /user/personal: profile, invite link, change password, API keys, logout. */
+/** /user/personal: profile, invite link, change password, usage alerts, API keys, webhooks, logout. */
 export default function PersonalPage() {
   const user = useCurrentUser();
   if (!user) return <PageLoading />;
@@ -21,9 +23,15 @@ export default function PersonalPage() {
       <Col xs={24} xl={12}>
         <ChangePasswordCard email={user.email} />
       </Col>
-      {/* Last and full width: its table is the page's widest part, and loading it moves nothing below. */}
+      <Col span={24}>
+        <AlertSettingsCard />
+      </Col>
+      {/* Full width, the tables last: they are the page's widest parts. */}
       <Col span={24}>
         <ApiKeysCard />
+      </Col>
+      <Col span={24}>
+        <WebhooksCard />
       </Col>
     </Row>
   );

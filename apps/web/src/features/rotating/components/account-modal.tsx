@@ -1,6 +1,6 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { createProxyAccountBody, type ProxyAccountDto } from '@resi/contract';
-import { Button, Form, Input, InputNumber, Modal, Space, type ButtonProps, type FormRule } from 'antd';
+import { Button, Form, Input, InputNumber, Modal, Space, Switch, type ButtonProps, type FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { gbToBytes } from '@/lib/format';
 import { schemaRule } from '@/lib/form-rules';
@@ -78,6 +78,7 @@ export function AccountModal({ state, onClose }: { state: AccountModalState; onC
           <Form.Item name="limitGb" label={t('rotating.accounts.limit')} extra={t('rotating.accounts.limitHint')} rules={[capRule]}>
             <InputNumber min={0} step={1} suffix="GB" placeholder={t('rotating.accounts.noLimit')} className="full-width" data-testid="account-limit" />
           </Form.Item>
+          <PauseAtCapField />
           <Form.Item
             name="maxConnections"
             label={t('rotating.accounts.maxConnections')}
@@ -92,5 +93,27 @@ export function AccountModal({ state, onClose }: { state: AccountModalState; onC
         </Form>
       ) : null}
     </Modal>
+  );
+}
+
+/**
+ * What happens at the cap, shown only once a cap is typed (docs/api.md#programs): the account is refused until the
+ * cap is raised, or the cap only alerts and the account keeps drawing on the balance.
+ */
+function PauseAtCapField() {
+  const { t } = useTranslation();
+  const form = Form.useFormInstance<AccountValues>();
+  const cap = Form.useWatch('limitGb', form);
+  const pause = Form.useWatch('pauseAtCap', form) ?? true;
+  if (typeof cap !== 'number') return null;
+  return (
+    <Form.Item
+      name="pauseAtCap"
+      label={t('rotating.accounts.pauseAtCap')}
+      valuePropName="checked"
+      extra={t(pause ? 'rotating.accounts.pauseAtCapOn' : 'rotating.accounts.pauseAtCapOff')}
+    >
+      <Switch checkedChildren={t('rotating.accounts.pause')} unCheckedChildren={t('rotating.accounts.keepGoing')} data-testid="account-pause-at-cap" />
+    </Form.Item>
   );
 }

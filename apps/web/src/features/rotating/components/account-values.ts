@@ -10,6 +10,8 @@ export interface AccountValues {
   /** Concurrent connections; empty = the operator's default (or none). */
   maxConnections?: number | null;
   remark: string;
+  /** At the cap: refuse the account (true) or only alert. Absent while no cap is typed (the switch is hidden). */
+  pauseAtCap?: boolean;
 }
 
 /** Proxy passwords travel inside proxy URLs, so letters and digits only (the contract's rule). */
@@ -22,7 +24,7 @@ export function randomProxyPassword(length = 16): string {
 }
 
 export function newAccountValues(): AccountValues {
-  return { username: '', password: randomProxyPassword(), limitGb: null, maxConnections: null, remark: '' };
+  return { username: '', password: randomProxyPassword(), limitGb: null, maxConnections: null, remark: '', pauseAtCap: true };
 }
 
 /** The cap shown in GB, rounded to what the input shows (two decimals). */
@@ -33,6 +35,7 @@ export function toAccountValues(account: ProxyAccountDto): AccountValues {
     limitGb: account.limitBytes === null ? null : Math.round(bytesToGb(account.limitBytes) * 100) / 100,
     maxConnections: account.maxConnections,
     remark: account.remark ?? '',
+    pauseAtCap: account.pauseAtCap,
   };
 }
 
@@ -50,6 +53,8 @@ export function toCreateBody(values: AccountValues): CreateProxyAccountBody {
     ...(cap === null ? {} : { limitBytes: cap }),
     ...(max === null ? {} : { maxConnections: max }),
     ...(remark ? { remark } : {}),
+    // Only with a cap: without one there is nothing to pause at.
+    ...(cap !== null && values.pauseAtCap !== undefined ? { pauseAtCap: values.pauseAtCap } : {}),
   };
 }
 
@@ -64,6 +69,7 @@ export function toUpdateBody(account: ProxyAccountDto, values: AccountValues): U
   if (values.maxConnections !== undefined && (values.maxConnections ?? null) !== account.maxConnections) body.maxConnections = values.maxConnections ?? null;
   const remark = optionalText(values.remark) ?? null;
   if (remark !== account.remark) body.remark = remark;
+  if (values.pauseAtCap !== undefined && values.pauseAtCap !== account.pauseAtCap) body.pauseAtCap = values.pauseAtCap;
   return body;
 }
 
