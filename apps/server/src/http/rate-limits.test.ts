@@ -16,8 +16,8 @@ const measuredPerIp: string[] = [];
 let buyMeasured = '';
 
 /** One request of each limited route; bodies need not be valid: the limit counts before validation. */
-// `extract`'s limit per key is the extraction tests' (modules/extraction).
-const REQUESTS: Record<Exclude<RateLimitName, 'buy' | 'extract'>, { method: 'GET' | 'POST'; url: string; body?: Record<string, unknown> }> = {
+// `extract`'s limit per key is the extraction tests' (modules/extraction); buying and replays count signed-in callers (below).
+const REQUESTS: Record<Exclude<RateLimitName, 'buy' | 'extract' | 'webhook-replay'>, { method: 'GET' | 'POST'; url: string; body?: Record<string, unknown> }> = {
   captcha: { method: 'GET', url: '/api/captcha' },
   'mail-code': { method: 'POST', url: '/api/send-mail-code', body: {} },
   register: { method: 'POST', url: '/api/register', body: {} },
@@ -73,6 +73,14 @@ describe.each(DIALECTS)('request limits (real defaults) on %s', (dialect) => {
     const spoofed = { 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 250)}` };
     const { passed } = await untilRefused(t.app, 'login', ip, 'en', spoofed);
     expect(passed).toBe(RATE_LIMITS.login.perIp.max);
+  });
+
+  it('webhook replays: per user from any number of IPs, nothing sent past the limit', async () => {
+    const { token } = await signedIn(t);
+    const replay = (ip: string) => call(t.app, 'POST', '/api/user/webhooks/1/deliveries/1/replay', { token, ip, body: {}, lang: 'en' });
+    for (let i = 0; i < RATE_LIMITS['webhook-replay'].perUser!.max; i++) expect((await replay(uniqueIp())).status).toBe(404);
+    const refused = await replay(uniqueIp());
+    expect([refused.status, refused.body.code]).toEqual([429, 'RATE_LIMITED']);
   });
 
   it('buying: per user from any number of IPs, and per IP for any number of users', async () => {

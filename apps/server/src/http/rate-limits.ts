@@ -7,7 +7,7 @@ import { AppError } from '../shared/errors';
 import { addRouteHook } from '../shared/route-hooks';
 
 /** Routes that name a limit in `config.limit` (see types.ts). */
-export const RATE_LIMIT_NAMES = ['captcha', 'mail-code', 'register', 'login', 'reset-pass', 'buy', 'channel-visit', 'extract'] as const;
+export const RATE_LIMIT_NAMES = ['captcha', 'mail-code', 'register', 'login', 'reset-pass', 'buy', 'channel-visit', 'extract', 'webhook-replay'] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 
 export interface RateRule {
@@ -36,6 +36,9 @@ export const RATE_LIMITS: RateLimitRules = {
   'channel-visit': { perIp: { max: 20, windowMs: MINUTE } },
   // Programs poll extraction links: 10 a second per key (DESIGN §13); per address only a ceiling on guessing.
   extract: { perIp: { max: 1200, windowMs: MINUTE }, perKey: { max: 10, windowMs: 1000 } },
+  // A replay is an outbound request made while the caller waits: a person replays a few, a loop would make the
+  // API a sender at someone's command (and fill the log).
+  'webhook-replay': { perIp: { max: 60, windowMs: MINUTE }, perUser: { max: 20, windowMs: MINUTE } },
 };
 
 export interface RateLimitOptions {

@@ -43,7 +43,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhookService }> 
 
   app.post(
     '/user/webhooks/:id/deliveries/:deliveryId/replay',
-    { config, schema: { tags, params: webhookDeliveryParams, body: emptyBody, response: { 200: envelope(webhookDeliveryDto), ...errors } } },
+    { config: { ...config, limit: 'webhook-replay' }, schema: { tags, params: webhookDeliveryParams, body: emptyBody, response: { 200: envelope(webhookDeliveryDto), ...errors } } },
     async (request) => ({ data: await webhooks.replay(currentAuth(request).user.id, request.params.id, request.params.deliveryId) }),
   );
 };
