@@ -1,8 +1,7 @@
 import { ACCESS_POLICIES, canAccess } from '@resi/contract';
-import type { AccessPolicy } from '@resi/contract';
+import type { AccessPolicy, ApiKeyScope } from '@resi/contract';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ApiKeyScope } from '@resi/contract';
 import { isApiKey } from '../modules/api-keys/api-key-service';
 import { AppError } from '../shared/errors';
 import { scopeOf } from '../shared/key-scope';

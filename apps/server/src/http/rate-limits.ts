@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { MINUTE } from '../lib/clock';
 import { sha256 } from '../lib/secrets';
 import { AppError } from '../shared/errors';
+import { scopeOf } from '../shared/key-scope';
 import { addRouteHook } from '../shared/route-hooks';
 
 /** Routes that name a limit in `config.limit` (see types.ts). */
@@ -131,8 +132,12 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
   // Each API key has its own budget over every route, counted once the guard has named the key.
   const perApiKey = app.createRateLimit({ max: opts.apiKeyPerMinute, timeWindow: MINUTE, keyGenerator: (req) => `apikey:${req.apiKey?.id ?? 'none'}` });
   app.addHook('onRoute', (route) => {
-    if (route.config?.access && route.config.access !== 'public') {
-      addRouteHook(route, 'preHandler', (request, reply) => (request.apiKey ? enforce(perApiKey, request, reply) : Promise.resolve()));
+    // Only where a key may come (a declared scope); a callback hook, so a session's request pays no promise for it.
+    if (route.config?.access !== 'public' && scopeOf(route.schema)) {
+      addRouteHook(route, 'preHandler', (request, reply, done) => {
+        if (!request.apiKey) return done();
+        enforce(perApiKey, request, reply).then(() => done(), done);
+      });
     }
     const name = route.config?.limit;
     if (!name) return;

@@ -64,7 +64,8 @@ export function clientAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   }
 }
 
-function masked(bytes: number[], prefix: number): number[] {
+/** The first `prefix` bits of an address's bytes, the rest zero: its network. */
+export function masked(bytes: number[], prefix: number): number[] {
   return bytes.map((b, i) => b & (0xff << (8 - Math.min(8, Math.max(0, prefix - i * 8)))) & 0xff);
 }
 

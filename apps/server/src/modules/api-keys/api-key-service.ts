@@ -3,6 +3,7 @@ import ipaddr from 'ipaddr.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { UserRow } from '../../db/rows';
 import type { Database } from '../../db/schema';
+import { clientAddress, masked } from '../../lib/allowlist-address';
 import { type Clock, iso } from '../../lib/clock';
 import { newToken, sha256 } from '../../lib/secrets';
 import { AppError } from '../../shared/errors';
@@ -29,7 +30,7 @@ function parseCallerRange(text: string): string | null {
   try {
     if (text.includes('/')) {
       const [addr, bits] = ipaddr.parseCIDR(text);
-      return `${ipaddr.fromByteArray(maskBytes(addr.toByteArray(), bits)).toString()}/${bits}`;
+      return `${ipaddr.fromByteArray(masked(addr.toByteArray(), bits)).toString()}/${bits}`;
     }
     return ipaddr.process(text).toString();
   } catch {
@@ -37,18 +38,10 @@ function parseCallerRange(text: string): string | null {
   }
 }
 
-function maskBytes(bytes: number[], bits: number): number[] {
-  return bytes.map((b, i) => b & (0xff << (8 - Math.min(8, Math.max(0, bits - i * 8)))) & 0xff);
-}
-
 function callerAllowed(allowlist: readonly string[], ip: string): boolean {
   if (allowlist.length === 0) return true;
-  let addr: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    addr = ipaddr.process(ip);
-  } catch {
-    return false;
-  }
+  const addr = clientAddress(ip);
+  if (!addr) return false;
   return allowlist.some((entry) => {
     const range = entry.includes('/') ? ipaddr.parseCIDR(entry) : ([ipaddr.parse(entry), entry.includes(':') ? 128 : 32] as [ipaddr.IPv4 | ipaddr.IPv6, number]);
     return range[0].kind() === addr.kind() && addr.match(range);
