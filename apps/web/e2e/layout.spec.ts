@@ -172,7 +172,8 @@ async function userDrawer(page: Page, lang: Lang): Promise<void> {
   expect(await rawKeyTexts(page), `user detail (${lang})`).toEqual([]);
   await expectInside(page, `user detail (${lang})`);
   await keepScreenshot(page, `layout/${page.viewportSize()?.width}-${lang}-user-detail`);
-  await drawer.locator('[role="tab"]').nth(6).click();
+  // By its key, not its place: tabs are added (API keys came before it).
+  await drawer.locator('[data-node-key="audit"] [role="tab"]').click();
   await expect(drawer.getByTestId('user-audit')).toBeVisible();
   await keepScreenshot(page, `layout/${page.viewportSize()?.width}-${lang}-user-audit`);
   await page.keyboard.press('Escape');
