@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { accountCacheBench } from './account-cache.bench';
+import { exitChooserBench } from './exit-chooser.bench';
 import { squidBinary, startSquid } from './squid';
 
 const HOST = '127.0.0.1';
@@ -493,4 +494,6 @@ function print(rows: Row[]): void {
 await main();
 // The store side: what the gateway's account cache costs to keep fresh with 100,000 accounts.
 await accountCacheBench(quick);
+// The exit chooser's cost per connection with several providers.
+await exitChooserBench(quick);
 process.exit(0);

@@ -139,7 +139,7 @@ describe('scaled mode: an API process and two gateway processes on PostgreSQL an
 
   it('disabling an account through the API cuts its tunnels on both gateways at once; each byte is billed once', async () => {
     const adminToken = await login(admin.email, admin.password);
-    await request('POST', '/manage/supply', { token: adminToken, body: { template: '', directEgress: true } });
+    await request('POST', '/manage/supply', { token: adminToken, body: { directEgress: true } });
 
     // A customer as the kit makes one: the user row in the store, everything else through the API.
     const email = `scaled-${process.pid}@example.com`;

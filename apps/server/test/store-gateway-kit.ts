@@ -38,7 +38,7 @@ export function startTestGateway(t: TestApp, o: Partial<StoreGatewayOptions> = {
 
 /** Lets the gateway dial targets itself: the local origins are the "exits". */
 export async function enableDirectEgress(t: TestApp, adminToken: string): Promise<void> {
-  const res = await call(t.app, 'POST', '/api/manage/supply', { token: adminToken, body: { template: '', directEgress: true } });
+  const res = await call(t.app, 'POST', '/api/manage/supply', { token: adminToken, body: { directEgress: true } });
   if (res.status !== 200) throw new Error(`supply: ${res.status} ${JSON.stringify(res.body)}`);
 }
 

@@ -19,3 +19,4 @@ export * from './allowlist';
 export * from './api-keys';
 export * from './alerts';
 export * from './webhooks';
+export * from './providers';

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { localizedText, payMethod, staticRegionDto } from './commerce';
 import { pageQuery } from './envelope';
 import { entityId } from './ids';
-import { UPSTREAM_PROTOCOLS } from './proxies';
 
 // ---------- static residential inventory (docs/business-rules.md#static-residential-ips) ----------
 
@@ -13,14 +12,28 @@ export type StaticInventoryStatus = (typeof STATIC_INVENTORY_STATUSES)[number];
 /** At most this many lines in one import, so one paste cannot hold the store's write lock for long. */
 export const STATIC_IMPORT_MAX_LINES = 1000;
 
+/** Schemes a static IP's upstream is dialled with (inventory-lines.ts). */
+export const STATIC_UPSTREAM_PROTOCOLS = ['http', 'socks5'] as const;
+
 const isp = z.string().trim().max(100, { error: 'validation.isp' });
 const businessIds = z.array(entityId).max(50).default([]);
+/**
+ * What one IP costs the operator per month, minor units of the shop currency: accrued per day held for the
+ * margin in Statistics (docs/business-rules.md#margin).
+ */
+const costPerMonth = z
+  .number({ error: 'validation.costPerMonth' })
+  .int({ error: 'validation.costPerMonth' })
+  .min(0, { error: 'validation.costPerMonth' })
+  .max(100_000_000, { error: 'validation.costPerMonth' });
 
 export const staticImportBody = z.strictObject({
   regionId: entityId,
   /** The business lines these IPs may serve; empty = all. */
   businessIds,
   isp: isp.optional(),
+  /** The monthly cost of every IP of this import; none: 0. */
+  costPerMonth: costPerMonth.optional(),
   lines: z.string().max(STATIC_IMPORT_MAX_LINES * 300, { error: 'validation.staticLines' }),
 });
 export type StaticImportBody = z.infer<typeof staticImportBody>;
@@ -51,12 +64,16 @@ export const staticInventoryDto = z.object({
   regionId: z.number().int(),
   businessIds: z.array(z.number().int()),
   isp: z.string().nullable(),
-  protocol: z.enum(UPSTREAM_PROTOCOLS),
+  protocol: z.enum(STATIC_UPSTREAM_PROTOCOLS),
   /** The upstream as `scheme://user:••••@host:port`: never the password. */
   upstream: z.string(),
   status: z.enum(STATIC_INVENTORY_STATUSES),
   cooldownUntil: z.string().nullable(),
   remark: z.string().nullable(),
+  /** What the IP costs the operator per month, minor units of `currency`. */
+  costPerMonth: z.number().int(),
+  /** The shop currency, which `costPerMonth` is in. */
+  currency: z.string(),
   /** The customer's IP on this row (not released), so an admin can extend it at no charge. */
   holder: z.object({ allocationId: z.number().int(), userId: z.number().int(), expiresAt: z.string() }).nullable(),
   createdAt: z.string(),
@@ -77,12 +94,16 @@ export const staticInventoryQuery = pageQuery.extend({
 });
 export type StaticInventoryQuery = z.infer<typeof staticInventoryQuery>;
 
-/** Editing a row: its region, lines, ISP and remark. The upstream is replaced by importing again. */
+/**
+ * Editing a row: its region, lines, ISP, remark and monthly cost (absent: kept, so a program written before the
+ * cost existed does not zero it). The upstream is replaced by importing again.
+ */
 export const staticInventoryUpdate = z.strictObject({
   regionId: entityId,
   businessIds,
   isp: isp.nullable().default(null),
   remark: z.string().trim().max(200).nullable().default(null),
+  costPerMonth: costPerMonth.optional(),
 });
 export type StaticInventoryUpdate = z.infer<typeof staticInventoryUpdate>;
 

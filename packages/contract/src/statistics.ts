@@ -63,6 +63,36 @@ export type StatisticsSummaryBlock = z.infer<typeof statisticsSummaryBlock>;
 export const statisticsSummary = z.object({ today: statisticsSummaryBlock, thisMonth: statisticsSummaryBlock });
 export type StatisticsSummary = z.infer<typeof statisticsSummary>;
 
+
+const marginFigures = {
+  /** Bytes carried (rotating traffic); 0 for static IPs. */
+  bytes: z.number().int(),
+  /** What customers paid for those bytes (package price ÷ package bytes × bytes used), or for static IP days; minor units. */
+  revenue: z.number().int(),
+  /** What the upstream charged: bytes × the provider's cost per GB on each day, or static IPs' monthly cost by day held. */
+  cost: z.number().int(),
+  margin: z.number().int(),
+  /** Per GB of `bytes` (minor units); null without bytes. */
+  revenuePerGb: z.number().nullable(),
+  costPerGb: z.number().nullable(),
+  marginPerGb: z.number().nullable(),
+};
+
+/** Margin per period, region and provider (docs/business-rules.md#margin). */
+export const marginRow = z.object({
+  period: z.string(),
+  kind: z.enum(['rotating', 'static']),
+  /** Country of the exit asked for; null: none asked for. */
+  region: z.string().nullable(),
+  /** Null for static IPs and for traffic no provider carried (the demo's direct exit). */
+  providerId: z.number().int().nullable(),
+  providerName: z.string().nullable(),
+  ...marginFigures,
+});
+export type MarginRow = z.infer<typeof marginRow>;
+export const marginTotals = z.object(marginFigures);
+export type MarginTotals = z.infer<typeof marginTotals>;
+
 export const statisticsDto = z.object({
   currency: z.string(),
   from: z.string(),
@@ -77,5 +107,6 @@ export const statisticsDto = z.object({
   topBySpend: z.array(z.object({ userId: z.number().int(), email: z.string(), orders: z.number().int(), revenue: z.number().int() })),
   topByTraffic: z.array(z.object({ userId: z.number().int(), email: z.string(), bytes: z.number().int() })),
   summary: statisticsSummary,
+  margin: z.object({ rows: z.array(marginRow), totals: marginTotals }),
 });
 export type StatisticsDto = z.infer<typeof statisticsDto>;

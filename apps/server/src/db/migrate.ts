@@ -25,6 +25,7 @@ import * as allowlistExtraction from './migrations/2026-12-14-allowlist-extracti
 import * as apiKeys from './migrations/2026-12-16-api-keys';
 import * as alerts from './migrations/2026-12-17-alerts';
 import * as webhooks from './migrations/2026-12-18-webhooks';
+import * as providers from './migrations/2026-12-19-providers';
 
 /** Listed here rather than read from disk so the bundled server carries them. Names sort by date. */
 const migrations: Record<string, Migration> = {
@@ -52,9 +53,11 @@ const migrations: Record<string, Migration> = {
   '2026-12-16-api-keys': apiKeys,
   '2026-12-17-alerts': alerts,
   '2026-12-18-webhooks': webhooks,
+  '2026-12-19-providers': providers,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+/** Exported for tests that stop at an earlier migration to check how a later one carries data over. */
+export const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
  * Two processes may start at once. On PostgreSQL Kysely's migrator serializes them with an advisory lock

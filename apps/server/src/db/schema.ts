@@ -448,7 +448,72 @@ export interface UpstreamTable {
   city: string | null;
   enabled: Flag;
   remark: string | null;
+  /** The provider whose list this upstream is in (docs/gateway.md#providers). */
+  provider_id: number | null;
   created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProviderTable {
+  id: Generated<number>;
+  name: string;
+  template: string;
+  /** Countries served, comma-separated; '' = every region. */
+  regions: string;
+  priority: number;
+  weight: number;
+  monthly_quota_gb: number | null;
+  status: 'enabled' | 'paused';
+  deleted_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProviderCostTable {
+  id: Generated<number>;
+  provider_id: number;
+  /** Per GB, minor units. */
+  amount: number;
+  currency: string;
+  /** UTC date from which this cost applies. */
+  from_day: string;
+  created_at: Timestamp;
+}
+
+export interface ProviderUsageDailyTable {
+  day: string;
+  provider_id: number;
+  /** Exit country asked for; '' = none. */
+  country: string;
+  bytes: number;
+  /** What customers paid for these bytes, thousandths of a minor unit. */
+  revenue_milli: number;
+}
+
+export interface ProviderHealthTable {
+  provider_id: number;
+  state: 'up' | 'down' | 'probing';
+  since: Timestamp;
+  /** A down provider is tried again (probed) from then. */
+  retry_at: Timestamp | null;
+  last_error: string | null;
+  last_probe_at: Timestamp | null;
+  probe_ms: number | null;
+  probe_country: string | null;
+  country_mismatch: Flag;
+  /** The state admins were last mailed about. */
+  notified_state: ColumnType<'up' | 'down' | 'probing', string | undefined, string>;
+  /** The month (`YYYY-MM`) admins were mailed that 80 % of the quota was used. */
+  quota_notified_month: string | null;
+}
+
+export interface ProviderWindowTable {
+  provider_id: number;
+  gateway_id: string;
+  attempts: number;
+  failures: number;
+  /** Connect latencies of the window's successful dials: JSON counts per bucket (provider-health.ts). */
+  histogram: string;
   updated_at: Timestamp;
 }
 
@@ -466,6 +531,8 @@ export interface StaticInventoryTable {
   order_id: number | null;
   cooldown_until: Timestamp | null;
   remark: string | null;
+  /** What the IP costs the operator per month, minor units (docs/business-rules.md#margin). */
+  cost_month: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -605,6 +672,11 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_event_keys: WebhookEventKeyTable;
+  providers: ProviderTable;
+  provider_costs: ProviderCostTable;
+  provider_usage_daily: ProviderUsageDailyTable;
+  provider_health: ProviderHealthTable;
+  provider_windows: ProviderWindowTable;
   alert_settings: AlertSettingsTable;
   alert_crossings: AlertCrossingTable;
   notices: NoticeTable;

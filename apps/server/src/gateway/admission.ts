@@ -59,7 +59,7 @@ function route(auth: AuthResult & { ok: true }, params: ProxyParams, chooser: Ex
   if (auth.pinned) return { ok: true, key: { accountId: auth.accountId, userId: auth.userId, country: auth.pinned.country, noBalance: true, ...via }, params, exit: auth.pinned.exit };
   const exit = chooser.choose(params, auth.accountId);
   if ('refusal' in exit) return { ok: false, reason: exit.refusal };
-  return { ok: true, key: { accountId: auth.accountId, userId: auth.userId, country: params.country, ...via }, params, exit };
+  return { ok: true, key: keyOf({ accountId: auth.accountId, userId: auth.userId, country: params.country, ...via }, exit), params, exit };
 }
 
 /** `Proxy-Authorization: Basic base64(user:pass)` (RFC 7617 §2; the scheme is case-insensitive). */
@@ -107,4 +107,10 @@ export function admitFrom(
   const first = decide();
   if (!first.miss) return settle(first.admission);
   return authority.catchUp().then(() => settle(decide().admission));
+}
+
+/** The meter key of a connection through `exit`: its bytes are counted for the exit's provider. */
+export function keyOf(key: MeterKey, exit: Exit): MeterKey {
+  const { providerId: _old, ...rest } = key;
+  return exit.providerId === undefined ? rest : { ...rest, providerId: exit.providerId };
 }

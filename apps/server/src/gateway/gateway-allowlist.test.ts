@@ -41,10 +41,8 @@ describe.each(DIALECTS)('allowlist and port endpoints through the gateway on %s'
     origin = await startByteOrigin();
     // Three exits, so which one a session lands on tells sessions apart.
     upstreams = await Promise.all([startUpstream(), startUpstream(), startUpstream()]);
-    for (const u of upstreams) {
-      const res = await call(t.app, 'POST', '/api/manage/upstream', { token: admin, body: { protocol: 'http', host: HOST, port: u.port } });
-      expect(res.status).toBe(200);
-    }
+    const provider = { name: 'Three', upstreams: upstreams.map((u) => ({ url: `http://${HOST}:${u.port}` })), costPerGb: { amount: 0, currency: t.config.CURRENCY, from: '2026-01-01' } };
+    expect((await call(t.app, 'POST', '/api/manage/providers', { token: admin, body: provider })).status).toBe(200);
     g = await startTestGateway(t, { cutoffs: bus, portRanges: { http: httpRange, socks5: socksRange } });
     far = await startTestGateway(t, { refreshMs: NEVER, fullReloadMs: NEVER });
   });

@@ -130,7 +130,7 @@ describe.each(DIALECTS)('static IPs through the gateway on %s', (dialect) => {
     await seedCatalogue(t);
     admin = (await signedIn(t, 'admin')).token;
     // No rotating exit at all: the demo catalogue turns direct egress on.
-    expect((await call(t.app, 'POST', '/api/manage/supply', { token: admin, body: { template: '', directEgress: false } })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/manage/supply', { token: admin, body: { directEgress: false } })).status).toBe(200);
     regionId = (await call(t.app, 'GET', '/api/static-region')).body.data.items[0].id;
     businessId = (await call(t.app, 'GET', '/api/business')).body.data.items[0].id;
     web = await startHttpOrigin();

@@ -31,7 +31,7 @@ describe.each(DIALECTS)('a static IP\'s upstream at a non-public address on %s',
     t = await createTestApp(dialect);
     await seedCatalogue(t);
     admin = (await signedIn(t, 'admin')).token;
-    expect((await call(t.app, 'POST', '/api/manage/supply', { token: admin, body: { template: '', directEgress: false } })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/manage/supply', { token: admin, body: { directEgress: false } })).status).toBe(200);
     regionId = (await call(t.app, 'GET', '/api/static-region')).body.data.items[0].id;
     businessId = (await call(t.app, 'GET', '/api/business')).body.data.items[0].id;
     web = await startHttpOrigin();

@@ -11,6 +11,7 @@ import { LiveConnections } from './live-connections';
 import { DEFAULT_LOGIN_FAILURE_POLICY, type LoginFailurePolicy, LoginFailures } from './login-failures';
 import { UsageMeter } from './meter';
 import type { ExitChooser, GatewayAuthority, LoginFailureSink, ReservationStore, UsageSink } from './ports';
+import type { ProviderHealth } from './provider-health';
 import { Reservations } from './reservations';
 import { SocksListener } from './socks-listener';
 
@@ -22,6 +23,8 @@ export interface GatewayOptions {
   socksPort: number;
   authority: GatewayAuthority;
   chooser: ExitChooser;
+  /** Providers' passive health, counted at each tunnel's dial (docs/gateway.md#health-and-failover); unset: not kept. */
+  health?: ProviderHealth;
   sink: UsageSink;
   /** Names this gateway's batches in the store (`usage_flushes.gateway_id`, at most 64 characters). */
   gatewayId: string;
@@ -140,6 +143,7 @@ export function createGateway(o: GatewayOptions): Gateway {
     host: o.host,
     authority: o.authority,
     chooser: o.chooser,
+    health: o.health ?? null,
     live,
     connectTimeoutMs,
     guard,

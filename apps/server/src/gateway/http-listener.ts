@@ -4,7 +4,9 @@ import { type Admission, type Arrival, admitFrom, basicCredentials } from './adm
 import { ConnectionLimits, type Handshake, type ListenerLimits } from './connection-limits';
 import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
-import { dialExit, upstreamAddress } from './exit-dialer';
+import { upstreamAddress } from './exit-dialer';
+import { dialWithFailover } from './failover-dial';
+import type { ProviderHealth } from './provider-health';
 import type { GatewayLog } from './gateway-log';
 import type { GatewayMetrics } from './gateway-metrics';
 import { IndexedSet } from './indexed-set';
@@ -24,6 +26,8 @@ export interface HttpListenerOptions {
   port: number;
   authority: GatewayAuthority;
   chooser: ExitChooser;
+  /** Providers' passive health (provider-health.ts): each tunnel's dial is counted; null: not kept. */
+  health: ProviderHealth | null;
   live: LiveConnections;
   connectTimeoutMs: number;
   /** Where direct egress may connect. */
@@ -284,13 +288,13 @@ export class HttpListener {
     let cancel = () => undefined as void;
     const onClientClose = () => cancel();
     socket.once('close', onClientClose);
-    cancel = dialExit(a.exit, target.host, target.port, this.opts.connectTimeoutMs, this.opts.guard, (failure, upstream) => {
+    cancel = dialWithFailover(this.opts, a, target.host, target.port, (failure, upstream, key) => {
       socket.removeListener('close', onClientClose);
       if (failure || !upstream) return fail(failure ?? 'UPSTREAM_ERROR');
       if (socket.destroyed) return void upstream.destroy();
       // Billed from here: the CONNECT request and the 200 line are traffic too. Refused when the budget
       // is spent or the account holds its limit of connections (counted here, where it becomes one).
-      const refusal = this.opts.live.claim(socket, a.key, boundary);
+      const refusal = this.opts.live.claim(socket, key, boundary);
       if (refusal) {
         upstream.destroy();
         return fail(refusal);

@@ -8,6 +8,8 @@ export interface MeterKey {
   accountId: number;
   userId: number;
   country: string | null;
+  /** The provider whose exit carries the bytes (usage per provider, docs/gateway.md#providers). */
+  providerId?: number;
   /** Metered but drawing no traffic balance (a static IP's login): it joins no balance pool. */
   noBalance?: boolean;
   /** Admitted without credentials, for this allowlisted client address: cut when it is no longer listed. */

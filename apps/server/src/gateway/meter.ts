@@ -31,7 +31,7 @@ interface Batch {
 }
 
 /**
- * Sums metered bytes per account, user, exit country and hour, and hands them to the store as
+ * Sums metered bytes per account, user, exit country, provider and hour, and hands them to the store as
  * numbered batches of deltas (docs/gateway.md#metering). A batch that fails is retried as it was, with the same
  * `(gatewayId, seq)`, before anything newer is sent: the store applies a seq once, so a flush that
  * timed out but did land is not counted twice, and bytes are never folded into a new seq.
@@ -55,7 +55,7 @@ export class UsageMeter {
 
   readonly record = (key: MeterKey, bytesUp: number, bytesDown: number): void => {
     const hourStart = Math.floor(this.now() / HOUR) * HOUR;
-    const id = `${hourStart}|${key.accountId}|${key.country ?? ''}`;
+    const id = `${hourStart}|${key.accountId}|${key.country ?? ''}|${key.providerId ?? ''}`;
     const bytes = bytesUp + bytesDown;
     // A static IP's bytes are no part of the user's balance: not subtracted from it, not billed from its reservation.
     if (!key.noBalance) this.sumsByUser.set(key.userId, (this.sumsByUser.get(key.userId) ?? 0) + bytes);
@@ -67,6 +67,7 @@ export class UsageMeter {
     } else {
       const hour = new Date(hourStart).toISOString();
       const delta: UsageDelta = { accountId: key.accountId, userId: key.userId, hour, country: key.country, bytesUp, bytesDown };
+      if (key.providerId !== undefined) delta.providerId = key.providerId;
       if (key.noBalance) delta.noBalance = true;
       this.sums.set(id, delta);
     }

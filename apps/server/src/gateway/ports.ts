@@ -93,13 +93,17 @@ export interface Allowance {
  * Where a connection exits: an upstream proxy URL (http://, socks5://, with credentials) or direct.
  * `oneOff`: the URL names one connection or session (a provider template's), so connections to it are
  * not kept alive for reuse. `guarded`: the upstream itself is dialed only where direct egress may go
- * (a static IP's, docs/security.md#static-ip-upstreams); the operator's own supply is not.
+ * (a static IP's, docs/security.md#static-ip-upstreams); the operator's own supply is not. `providerId`: the
+ * provider whose exit it is (docs/gateway.md#providers): its bytes are counted for it, its dials for its health.
  */
-export type Exit = { kind: 'upstream'; url: string; id: string; oneOff?: boolean; guarded?: boolean } | { kind: 'direct'; id: 'direct' };
+export type Exit = { kind: 'upstream'; url: string; id: string; oneOff?: boolean; guarded?: boolean; providerId?: number } | { kind: 'direct'; id: 'direct'; providerId?: undefined };
 
 export interface ExitChooser {
-  /** Picks an exit for these parameters; sticky sessions are the chooser's to keep. */
-  choose(params: ProxyParams, accountId: number): Exit | { refusal: 'NO_SUPPLY' };
+  /**
+   * Picks an exit for these parameters; sticky sessions are the chooser's to keep. `avoid`: a provider whose
+   * exit just failed this request before it was answered (the one retry goes to another provider, or none).
+   */
+  choose(params: ProxyParams, accountId: number, avoid?: number): Exit | { refusal: 'NO_SUPPLY' };
 }
 
 /** Bytes one account moved in one hour through one country's exits since the last flush. */
@@ -109,6 +113,8 @@ export interface UsageDelta {
   /** Hour bucket start, ISO 8601 UTC (`2026-11-22T13:00:00.000Z`). */
   hour: string;
   country: string | null;
+  /** The provider that carried them (docs/gateway.md#providers); absent: none (a static IP, direct egress). */
+  providerId?: number;
   bytesUp: number;
   bytesDown: number;
   /** A static IP's bytes: metered, and counted on the account, but not taken from the user's traffic grants. */

@@ -3,7 +3,8 @@ import { type Admission, type Arrival, admitFrom } from './admission';
 import { ConnectionLimits, type Handshake, type ListenerLimits } from './connection-limits';
 import { expireAt } from './deadlines';
 import type { DestinationGuard } from './destination-guard';
-import { dialExit } from './exit-dialer';
+import { dialWithFailover } from './failover-dial';
+import type { ProviderHealth } from './provider-health';
 import type { GatewayLog } from './gateway-log';
 import type { GatewayMetrics, RefusalReason } from './gateway-metrics';
 import { IndexedSet } from './indexed-set';
@@ -78,6 +79,8 @@ export interface SocksListenerOptions {
   port: number;
   authority: GatewayAuthority;
   chooser: ExitChooser;
+  /** Providers' passive health (provider-health.ts): each tunnel's dial is counted; null: not kept. */
+  health: ProviderHealth | null;
   live: LiveConnections;
   connectTimeoutMs: number;
   /** Where direct egress may connect. */
@@ -312,13 +315,13 @@ export class SocksListener {
     let cancel = () => undefined as void;
     const onClientClose = () => cancel();
     socket.once('close', onClientClose);
-    cancel = dialExit(admission.exit, host, port, this.opts.connectTimeoutMs, this.opts.guard, (failure, upstream) => {
+    cancel = dialWithFailover(this.opts, admission, host, port, (failure, upstream, key) => {
       socket.removeListener('close', onClientClose);
       if (failure || !upstream) return void socket.end(owe(owed, this.refusal(failure ?? 'UPSTREAM_ERROR')));
       if (socket.destroyed) return void upstream.destroy();
       // Billed from the greeting on: the handshake is traffic too. Refused when the budget is spent or
       // the account holds its limit of connections.
-      const refusal = this.opts.live.claim(socket, admission.key, 0);
+      const refusal = this.opts.live.claim(socket, key, 0);
       if (refusal) {
         upstream.destroy();
         return void socket.end(owe(owed, this.refusal(refusal)));

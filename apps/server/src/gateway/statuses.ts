@@ -1,19 +1,14 @@
+import type { UpstreamFailure } from '../shared/dial-failures';
 import type { Refusal } from './ports';
 import type { BadParam } from './username-params';
+
+export type { UpstreamFailure } from '../shared/dial-failures';
+export { failureOfErrno } from '../shared/dial-failures';
 
 /**
  * Every answer the gateway gives a proxy client that is not the tunnel itself, defined once (as
  * proxy-chain does with its `statuses.ts`). The table in docs/gateway.md is this table.
  */
-
-/** Upstream or target failures after a connection was admitted. */
-export type UpstreamFailure =
-  | 'UPSTREAM_UNREACHABLE'
-  | 'UPSTREAM_REFUSED'
-  | 'UPSTREAM_TIMEOUT'
-  | 'UPSTREAM_AUTH'
-  | 'UPSTREAM_REJECTED'
-  | 'UPSTREAM_ERROR';
 
 /** Why a dial gave no socket: the upstream or target failed, or (direct egress) the destination is not allowed. */
 export type DialFailure = UpstreamFailure | 'DESTINATION_FORBIDDEN';
@@ -105,21 +100,3 @@ export function refusalAnswer(reason: GatewayReason, param?: BadParam): { status
   };
 }
 
-/** Node's errno codes of a failed dial. */
-export function failureOfErrno(code: string | undefined): UpstreamFailure {
-  switch (code) {
-    case 'ECONNREFUSED':
-      return 'UPSTREAM_REFUSED';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-    case 'EAI_NODATA':
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-    case 'EADDRNOTAVAIL':
-      return 'UPSTREAM_UNREACHABLE';
-    case 'ETIMEDOUT':
-      return 'UPSTREAM_TIMEOUT';
-    default:
-      return 'UPSTREAM_ERROR';
-  }
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Exit, ProxyParams } from './ports';
 import { renderTemplate } from '../shared/provider-template';
-import { UpstreamExitChooser, type ExitUpstream } from './upstream-exit-chooser';
+import { type ExitProvider, type ExitUpstream, UpstreamExitChooser } from './upstream-exit-chooser';
 
 const MIN = 60_000;
 const ups: ExitUpstream[] = [
@@ -156,5 +156,85 @@ describe('provider template', () => {
   });
   it('cannot serve a request missing a required placeholder', () => {
     expect(renderTemplate('http://u-country-{country}:pw@h:1', { ...v, country: null })).toBeNull();
+  });
+});
+
+describe('exit chooser over providers', () => {
+  const provider = (id: number, over: Partial<ExitProvider> = {}): ExitProvider => ({
+    id,
+    upstreams: [{ id: `upstream-${id}1`, url: `http://10.0.${id}.1:8000`, country: 'US' }, { id: `upstream-${id}2`, url: `http://10.0.${id}.2:8000`, country: 'DE' }],
+    template: '',
+    regions: [],
+    priority: 1,
+    weight: 100,
+    ...over,
+  });
+  /** A health view the test sets by hand. */
+  function health() {
+    const down = new Set<number>();
+    const view = { version: 0, providerUp: (id: number) => !down.has(id), upstreamUp: () => true };
+    return { view, set: (id: number, up: boolean) => (up ? down.delete(id) : down.add(id), view.version++) };
+  }
+  const providerOf = (e: Exit | { refusal: string }) => ('refusal' in e ? e.refusal : e.providerId);
+
+  it('splits rotating connections by weight, evenly interleaved', () => {
+    const c = new UpstreamExitChooser({ providers: [provider(1, { weight: 500 }), provider(2, { weight: 300 }), provider(3, { weight: 200 })] });
+    const counts = new Map<unknown, number>();
+    const seq: unknown[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const chosen = providerOf(c.choose(p({ country: 'US' }), 1));
+      seq.push(chosen);
+      counts.set(chosen, (counts.get(chosen) ?? 0) + 1);
+    }
+    // Smooth weighted round-robin is exact over each cycle of the weights' sum (10 connections at 5:3:2).
+    expect(Object.fromEntries(counts)).toEqual({ 1: 500, 2: 300, 3: 200 });
+    expect(seq.slice(0, 10)).toEqual([1, 2, 3, 1, 1, 2, 1, 3, 2, 1]);
+  });
+
+  it('serves a region with the best priority among the healthy providers that serve it, and falls back a tier when they are down', () => {
+    const h = health();
+    const c = new UpstreamExitChooser(
+      { providers: [provider(1, { regions: ['DE'] }), provider(2, { priority: 1, regions: ['US'] }), provider(3, { priority: 2 })] },
+      { health: h.view },
+    );
+    expect(providerOf(c.choose(p({ country: 'US' }), 1))).toBe(2);
+    expect(providerOf(c.choose(p({ country: 'DE' }), 1))).toBe(1);
+    expect(new Set(Array.from({ length: 6 }, () => providerOf(c.choose(p(), 1))))).toEqual(new Set([1, 2]));
+    h.set(2, false);
+    expect(providerOf(c.choose(p({ country: 'US' }), 1))).toBe(3);
+    expect(providerOf(c.choose(p({ country: 'US' }), 1, 3))).toBe('NO_SUPPLY');
+    h.set(3, false);
+    expect(providerOf(c.choose(p({ country: 'US' }), 1))).toBe('NO_SUPPLY');
+    h.set(2, true);
+    expect(providerOf(c.choose(p({ country: 'US' }), 1))).toBe(2);
+    // A provider that serves a region but has no upstream for it (and no template) does not serve it.
+    expect(providerOf(c.choose(p({ country: 'JP' }), 1))).toBe('NO_SUPPLY');
+  });
+
+  it('keeps a sticky session on its provider while it is healthy, moves only the sessions of one that goes down, the same way everywhere', () => {
+    const h = health();
+    const supply = { providers: [provider(1), provider(2), provider(3)] };
+    const c = new UpstreamExitChooser(supply, { health: h.view });
+    const sessions = Array.from({ length: 300 }, (_, i) => p({ country: 'US', session: `s${i}` }));
+    const before = sessions.map((s) => providerOf(c.choose(s, 1)));
+    // Weighted rendezvous: an even spread at equal weights.
+    for (const id of [1, 2, 3]) expect(before.filter((x) => x === id).length).toBeGreaterThan(60);
+    h.set(2, false);
+    const after = sessions.map((s) => providerOf(c.choose(s, 1)));
+    sessions.forEach((_, i) => {
+      if (before[i] !== 2) expect(after[i]).toBe(before[i]);
+      else expect(after[i]).not.toBe(2);
+    });
+    // Another instance (or a restart) with the same view moves them alike.
+    const other = new UpstreamExitChooser(supply, { health: h.view });
+    expect(sessions.map((s) => providerOf(other.choose(s, 1)))).toEqual(after);
+  });
+
+  it('retries elsewhere: a provider to avoid is not chosen, and direct egress is no retry', () => {
+    const c = new UpstreamExitChooser({ providers: [provider(1), provider(2)], direct: true });
+    for (let i = 0; i < 4; i++) expect(providerOf(c.choose(p({ country: 'US' }), 1, 1))).toBe(2);
+    expect(c.choose(p({ country: 'US', session: 'x' }), 1, 2)).toMatchObject({ providerId: 1 });
+    const lone = new UpstreamExitChooser({ providers: [provider(1)], direct: true });
+    expect(lone.choose(p(), 1, 1)).toEqual({ refusal: 'NO_SUPPLY' });
   });
 });

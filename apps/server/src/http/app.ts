@@ -24,7 +24,7 @@ import { proxiesModule } from '../modules/proxies/plugin';
 import { siteModule } from '../modules/site/plugin';
 import { staticIpsModule } from '../modules/static-ips/plugin';
 import { statisticsModule } from '../modules/statistics/plugin';
-import { supplyModule } from '../modules/supply/plugin';
+import { providersModule } from '../modules/providers/plugin';
 import { trafficModule } from '../modules/traffic/plugin';
 import { webhookServices, webhooksModule } from '../modules/webhooks/plugin';
 import type { Metrics } from '../ops/metrics';
@@ -156,7 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.get('/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
-      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, loginAnalysisModule, catalogueModule, ordersModule, paymentsModule, trafficModule, supplyModule, proxiesModule, allowlistModule, apiKeysModule, alertsModule, webhooksModule, extractionModule, staticIpsModule, statisticsModule]) {
+      for (const module of [siteModule, authModule, distributionModule, exportsModule, adminModule, loginAnalysisModule, catalogueModule, ordersModule, paymentsModule, trafficModule, providersModule, proxiesModule, allowlistModule, apiKeysModule, alertsModule, webhooksModule, extractionModule, staticIpsModule, statisticsModule]) {
         await api.register(module, modules);
       }
     },

@@ -53,7 +53,8 @@ describe.each(DIALECTS)('numeric ids are strict decimal integers on %s', (dialec
     admin = (await signedIn(t, 'admin')).token;
     // Rows 1 (and more) of every table an id route changes: a bad id read as 1 would hit them.
     expect((await call(t.app, 'POST', '/api/proxy/dynamic', { token: admin, body: { username: `ids_${process.pid}`, password: 'Passw0rd1' } })).status).toBe(200);
-    expect((await call(t.app, 'POST', '/api/manage/upstream', { token: admin, body: { protocol: 'http', host: 'up.example.test', port: 8000 } })).status).toBe(200);
+    const provider = { name: 'Up', upstreams: [{ url: 'http://up.example.test:8000' }], costPerGb: { amount: 0, currency: t.config.CURRENCY, from: '2026-01-01' } };
+    expect((await call(t.app, 'POST', '/api/manage/providers', { token: admin, body: provider })).status).toBe(200);
   });
   afterAll(() => t.close());
 
@@ -85,8 +86,8 @@ describe.each(DIALECTS)('numeric ids are strict decimal integers on %s', (dialec
         'POST /api/manage/static-price body:businessId',
         'PUT /api/proxy/dynamic/{id} path:id',
         'DELETE /api/proxy/dynamic/{id} path:id',
-        'PUT /api/manage/upstream/{id} path:id',
-        'DELETE /api/manage/upstream/{id} path:id',
+        'PUT /api/manage/providers/{id} path:id',
+        'DELETE /api/manage/providers/{id} path:id',
         'GET /api/manage/order query:userId',
         'GET /api/traffic query:accountId',
         'GET /api/record/usage query:accountId',

@@ -5,16 +5,19 @@ import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { CutoffBus, CutoffEvent } from '../../lib/cutoff-bus';
 import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
-import { SupplyRepository } from '../../modules/supply/supply-repository';
+import { ProviderRepository } from '../../modules/providers/provider-repository';
+import { SupplySettingsRepository } from '../../modules/providers/supply-settings-repository';
 import { type Gateway, type GatewayOptions, createGateway } from '../gateway';
 import type { GatewayLog } from '../gateway-log';
 import type { GatewayMetrics } from '../gateway-metrics';
 import type { UsageDelta, UsageSink } from '../ports';
+import { type BreakerPolicy, ProviderHealth } from '../provider-health';
 import { UpstreamExitChooser } from '../upstream-exit-chooser';
 import { AccountCache } from './account-cache';
 import { AccountCacheRepository } from './account-cache-repository';
 import { chooserSupply } from './chooser-supply';
 import { LoginFailureRepository } from './login-failure-repository';
+import { ProviderHealthRepository } from './provider-health-repository';
 import { ReservationRepository } from './reservation-repository';
 import { UsageRepository } from './usage-repository';
 
@@ -38,6 +41,8 @@ export interface StoreGatewayOptions {
   fullReloadMs?: number;
   flushMs?: number;
   enforceMs?: number;
+  /** Dialing an exit gives up after this (GatewayOptions; tests shorten it). */
+  connectTimeoutMs?: number;
   /** Client limits before authentication (GatewayOptions; GATEWAY_HANDSHAKE_MS and the like). */
   handshakeMs?: number;
   maxPendingPerIp?: number;
@@ -64,11 +69,15 @@ export interface StoreGatewayOptions {
   metrics?: GatewayMetrics;
   /** Port endpoints (GatewayOptions). */
   portRanges?: GatewayOptions['portRanges'];
+  /** Providers' circuit breakers (provider-health.ts; tests shorten them). */
+  breaker?: Partial<BreakerPolicy>;
 }
 
 export interface StoreGateway {
   gateway: Gateway;
   cache: AccountCache;
+  /** What this process knows of the providers' health (tests, metrics). */
+  health: ProviderHealth;
   stop(): Promise<void>;
 }
 
@@ -94,19 +103,31 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
       if (closed > 0) o.log.info({ accountId, closed, cause: 'exit-moved' }, 'gateway: connections through a static IP\'s old exit closed');
     },
   });
-  const supply = new SupplyRepository(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.upstreamPassword));
-  const chooser = new UpstreamExitChooser({}, { now: () => o.clock.now().getTime() });
+  const providers = new ProviderRepository(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.upstreamPassword));
+  const settingsRepo = new SupplySettingsRepository(o.db, o.clock);
+  const healthRepo = new ProviderHealthRepository(o.db, o.clock);
+  const now = () => o.clock.now().getTime();
+  const health = new ProviderHealth({
+    policy: o.breaker,
+    now,
+    onTrip: (providerId, error) => {
+      o.log.warn({ providerId, error }, 'gateway: a provider failed too often and is taken out');
+      healthRepo.markDown(providerId, error, health.pauseMs).catch((err: unknown) => o.log.warn({ err, providerId }, 'gateway: recording a provider down failed'));
+    },
+  });
+  const chooser = new UpstreamExitChooser({}, { now, health });
   const reservations = o.sharedBudgets ? new ReservationRepository(o.db, o.clock) : undefined;
   const store = new UsageRepository(o.db, o.clock, (userId, bytes) => o.log.warn({ userId, bytes }, 'gateway: traffic carried beyond the balance before the cut-off'), reservations);
 
   let warnedDirect = false;
   const reload = async () => {
-    const [upstreams, settings] = await Promise.all([supply.enabledUpstreams(), supply.settings()]);
+    const [supply, settings, shared] = await Promise.all([providers.supply(), settingsRepo.get(), healthRepo.states()]);
     if (o.production && settings.directEgress && !warnedDirect) {
       warnedDirect = true;
       o.log.warn({}, 'gateway: direct egress is a demo setting and is ignored in production');
     }
-    chooser.update(chooserSupply(upstreams, settings, o.production ?? false));
+    chooser.update(chooserSupply(supply, settings, o.production ?? false));
+    health.share(shared);
     await cache.refresh();
     // An address taken off an allowlist loses its connections within a refresh, without waiting for enforceMs.
     serving.gateway?.enforce();
@@ -129,10 +150,12 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     socksPort: o.socksPort,
     authority: cache,
     chooser,
+    health,
     sink,
     gatewayId,
     flushMs: o.flushMs,
     enforceMs: o.enforceMs,
+    connectTimeoutMs: o.connectTimeoutMs,
     handshakeTimeoutMs: o.handshakeMs,
     maxPendingPerIp: o.maxPendingPerIp,
     maxPendingPerNet: o.maxPendingPerNet,
@@ -167,13 +190,20 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     reload().catch((err: unknown) => o.log.error({ err }, 'gateway: reloading accounts and supply failed'));
   }, o.refreshMs ?? 2000);
   timer.unref();
+  // What this process saw of each provider, for the admin's success rate and latency.
+  const windows = setInterval(() => {
+    healthRepo.writeWindows(gatewayId, health.windows()).catch((err: unknown) => o.log.warn({ err }, 'gateway: writing provider health windows failed'));
+  }, o.flushMs ?? 5000);
+  windows.unref();
 
   return {
     gateway,
     cache,
+    health,
     async stop() {
       unsubscribe?.();
       clearInterval(timer);
+      clearInterval(windows);
       await gateway.stop();
     },
   };

@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/auth-flows';
-import { signedIn } from '../../../test/commerce';
+import { buy, configureMethod, seedCatalogue, signedIn } from '../../../test/commerce';
 import { DIALECTS, type TestApp, createTestApp } from '../../../test/test-app';
 import { DAY } from '../../lib/clock';
 import { SEAL_LABELS, SealedBox } from '../../lib/sealed-box';
@@ -251,5 +252,29 @@ describe.each(DIALECTS)('gateway usage and balances on %s', (dialect) => {
     const peek = await call(t.app, 'GET', `/api/traffic?accountId=${otherId}`, { token: stranger.token });
     expect(peek.body.data.byAccount).toEqual([]);
     expect((await call(t.app, 'GET', '/api/traffic?days=91', { token: c.token })).status).toBe(400);
+  });
+
+  it('counts bytes per provider and their revenue in the same batch: the price per byte of the grants charged', async () => {
+    await seedCatalogue(t);
+    await configureMethod(t, admin, 'manual', { instructionsEn: 'Pay by bank transfer' });
+    const c = await customer([[1, 30]]);
+    const pkg = await t.db.db.selectFrom('packages').select(['id', 'price', 'bytes']).where('enabled', '=', 1).orderBy('id').executeTakeFirstOrThrow();
+    const orderNo = await buy(t, c.token, pkg.id, 'manual');
+    expect((await call(t.app, 'POST', '/api/manage/order-verify', { token: admin, body: { orderNo } })).status).toBe(200);
+    // The given 1 MB expires first and is used first (no revenue); the rest comes from the package.
+    const providers = [{ ...delta(c, 2 * MB, 1 * MB), providerId: 7 }, { ...delta(c, 0, 1 * MB, 'DE'), providerId: 8 }, delta(c, 0, 2 * MB, 'JP')];
+    await store.flush('gw-rev', 1, providers);
+    const rows = await t.db.db.selectFrom('provider_usage_daily').select(['provider_id', 'country', 'bytes', 'revenue_milli']).where('provider_id', 'in', [7, 8]).orderBy('provider_id').execute();
+    const paid = 6 * MB - 1 * MB;
+    const perByteMilli = (Number(pkg.price) * 1000) / Number(pkg.bytes);
+    // The batch's revenue (5 MB at the package's price) shared by bytes: 3 of 6 MB and 1 of 6 MB.
+    expect(rows.map((r) => ({ ...r, bytes: Number(r.bytes), revenue_milli: Number(r.revenue_milli) }))).toEqual([
+      { provider_id: 7, country: 'US', bytes: 3 * MB, revenue_milli: Math.round((paid * perByteMilli * 3) / 6) },
+      { provider_id: 8, country: 'DE', bytes: 1 * MB, revenue_milli: Math.round((paid * perByteMilli * 1) / 6) },
+    ]);
+    // Retried, the batch changes nothing.
+    await store.flush('gw-rev', 1, providers);
+    const again = await t.db.db.selectFrom('provider_usage_daily').select(sql<number>`sum(bytes)`.as('n')).where('provider_id', 'in', [7, 8]).executeTakeFirstOrThrow();
+    expect(Number(again.n)).toBe(4 * MB);
   });
 });

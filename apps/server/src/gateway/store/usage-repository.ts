@@ -5,8 +5,8 @@ import type { UsageDelta, UsageSink } from '../ports';
 import type { ReservationRepository } from './reservation-repository';
 
 /**
- * Writes the gateway's metered bytes (docs/gateway.md#metering): hourly usage rows and their daily roll-up, the proxy account's used bytes and
- * the owner's traffic grants, earliest expiry first (not for a static IP's bytes) — all in one transaction, keyed by the batch's
+ * Writes the gateway's metered bytes (docs/gateway.md#metering): hourly usage rows and their daily roll-up, the proxy account's used bytes,
+ * the owner's traffic grants, earliest expiry first (not for a static IP's bytes), and the bytes per provider — all in one transaction, keyed by the batch's
  * `(gatewayId, seq)` so a retried batch is applied once.
  */
 export class UsageRepository implements UsageSink {
@@ -82,7 +82,9 @@ export class UsageRepository implements UsageSink {
           .execute();
       }
       const users = [...perUser].sort(([a], [b]) => a - b);
-      for (const [userId, bytes] of users) await this.consume(trx, userId, bytes, now);
+      const revenue = new Map<number, number>();
+      for (const [userId, bytes] of users) revenue.set(userId, await this.consume(trx, userId, bytes, now));
+      await this.perProvider(trx, ordered, perUser, revenue);
       if (!this.reservations) return;
       // Billed now, so no longer only reserved: in this transaction, or another gateway could count them twice.
       for (const [id, bytes] of perAccount) await this.reservations.takeOut(trx, gatewayId, { kind: 'account', id }, bytes);
@@ -97,18 +99,20 @@ export class UsageRepository implements UsageSink {
    * — `used_bytes + take <= bytes`, checked on the row as it is when the write gets it — and otherwise
    * the grants are read again.
    */
-  private async consume(trx: Transaction<Database>, userId: number, bytes: number, now: string): Promise<void> {
+  private async consume(trx: Transaction<Database>, userId: number, bytes: number, now: string): Promise<number> {
     let left = bytes;
     let first: number | undefined;
+    let revenueMilli = 0;
     for (let stale = true; stale && left > 0; ) {
       stale = false;
       const grants = await trx
-        .selectFrom('traffic_grants')
-        .select(['id', 'bytes', 'used_bytes'])
-        .where('user_id', '=', userId)
-        .where('expires_at', '>', now)
-        .orderBy('expires_at')
-        .orderBy('id')
+        .selectFrom('traffic_grants as g')
+        .leftJoin('orders as o', 'o.id', 'g.order_id')
+        .select(['g.id', 'g.bytes', 'g.used_bytes', 'o.amount'])
+        .where('g.user_id', '=', userId)
+        .where('g.expires_at', '>', now)
+        .orderBy('g.expires_at')
+        .orderBy('g.id')
         .execute();
       first = grants[0]?.id;
       for (const g of grants) {
@@ -126,6 +130,8 @@ export class UsageRepository implements UsageSink {
           break;
         }
         left -= take;
+        // What the customer paid for these bytes: the package's price per byte (a grant without an order was given, not sold).
+        revenueMilli += (take * Number(g.amount ?? 0) * 1000) / Number(g.bytes);
       }
     }
     if (left > 0) {
@@ -139,6 +145,39 @@ export class UsageRepository implements UsageSink {
           .execute();
       }
       this.onOverrun(userId, left);
+    }
+    return revenueMilli;
+  }
+
+  /**
+   * Bytes per provider, exit country and day (docs/gateway.md#providers), with their revenue: a user's revenue
+   * of this batch shared among the user's deltas by bytes. Written in the batch's transaction, from the same
+   * deltas, so they never drift from what the customer was billed; in key order, like the other phases.
+   */
+  private async perProvider(trx: Transaction<Database>, ordered: UsageDelta[], billed: Map<number, number>, revenue: Map<number, number>): Promise<void> {
+    const rows = new Map<string, { day: string; providerId: number; country: string; bytes: number; revenue: number }>();
+    for (const d of ordered) {
+      const bytes = d.bytesUp + d.bytesDown;
+      if (d.providerId === undefined || bytes <= 0) continue;
+      const key = `${d.hour.slice(0, 10)}|${d.providerId}|${d.country ?? ''}`;
+      const row = rows.get(key) ?? { day: d.hour.slice(0, 10), providerId: d.providerId, country: d.country ?? '', bytes: 0, revenue: 0 };
+      row.bytes += bytes;
+      if (!d.noBalance) row.revenue += ((revenue.get(d.userId) ?? 0) * bytes) / billed.get(d.userId)!;
+      rows.set(key, row);
+    }
+    const sorted = [...rows.values()].sort((a, b) => cmp(a.day, b.day) || a.providerId - b.providerId || cmp(a.country, b.country));
+    for (const r of sorted) {
+      const revenue_milli = Math.round(r.revenue);
+      await trx
+        .insertInto('provider_usage_daily')
+        .values({ day: r.day, provider_id: r.providerId, country: r.country, bytes: r.bytes, revenue_milli })
+        .onConflict((oc) =>
+          oc.columns(['day', 'provider_id', 'country']).doUpdateSet((eb) => ({
+            bytes: eb('provider_usage_daily.bytes', '+', eb.ref('excluded.bytes')),
+            revenue_milli: eb('provider_usage_daily.revenue_milli', '+', eb.ref('excluded.revenue_milli')),
+          })),
+        )
+        .execute();
     }
   }
 }

@@ -73,7 +73,7 @@ export async function seedDemoCatalogue(db: Kysely<Database>, clock: Clock, curr
     await seed.addStaticPrices(prices, trx);
     // `npm start` carries real traffic: the gateway host itself is the exit until an operator adds supply.
     // Never in production (DEMO_DATA=on there): direct egress is a demo setting.
-    await seed.addSettingOnce('gateway.supply', JSON.stringify({ template: '', directEgress: !production }), now, trx);
+    await seed.addSettingOnce('gateway.supply', JSON.stringify({ directEgress: !production }), now, trx);
     await seed.addPayConfigOnce({ method: 'sandbox', enabled: 1, settings: '{}', secrets: null, updated_at: now }, trx);
     return true;
   });

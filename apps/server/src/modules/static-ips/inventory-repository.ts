@@ -36,6 +36,8 @@ export class StaticInventoryRepository {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly box: SealedBox,
+    /** The shop currency, which `cost_month` is in. */
+    private readonly currency: string,
   ) {}
 
   /**
@@ -43,7 +45,7 @@ export class StaticInventoryRepository {
    * the inventory (a unique key, so two imports racing for one address leave one row and one duplicate).
    */
   async insert(
-    r: { exitIp: string; regionId: number; isp: string | null; upstream: ParsedUpstream; businessIds: number[]; actorId: number },
+    r: { exitIp: string; regionId: number; isp: string | null; costMonth: number; upstream: ParsedUpstream; businessIds: number[]; actorId: number },
     trx: Trx,
   ): Promise<number | null> {
     const now = iso(this.clock.now());
@@ -54,6 +56,7 @@ export class StaticInventoryRepository {
         exit_ip: r.exitIp,
         region_id: r.regionId,
         isp: r.isp,
+        cost_month: r.costMonth,
         protocol,
         host,
         port,
@@ -138,13 +141,15 @@ export class StaticInventoryRepository {
       status: r.status,
       cooldownUntil: r.cooldown_until,
       remark: r.remark,
+      costPerMonth: Number(r.cost_month),
+      currency: this.currency,
       holder,
       createdAt: r.created_at,
       updatedAt: r.updated_at,
     };
   }
 
-  async update(id: number, patch: { region_id: number; isp: string | null; remark: string | null }, trx: Trx): Promise<Row | undefined> {
+  async update(id: number, patch: { region_id: number; isp: string | null; remark: string | null; cost_month?: number }, trx: Trx): Promise<Row | undefined> {
     return trx
       .updateTable('static_inventory')
       .set({ ...patch, updated_at: iso(this.clock.now()) })

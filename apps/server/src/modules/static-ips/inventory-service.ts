@@ -56,7 +56,10 @@ export class StaticInventoryService {
         }
         const id = seen.has(p.exitIp)
           ? null
-          : await this.inventory.insert({ exitIp: p.exitIp, regionId: body.regionId, isp: body.isp || null, upstream: p.upstream, businessIds: body.businessIds, actorId: actor.id }, trx);
+          : await this.inventory.insert(
+              { exitIp: p.exitIp, regionId: body.regionId, isp: body.isp || null, costMonth: body.costPerMonth ?? 0, upstream: p.upstream, businessIds: body.businessIds, actorId: actor.id },
+              trx,
+            );
         seen.add(p.exitIp);
         out.push({ line: p.line, status: id === null ? 'duplicate' : 'created', ip: p.exitIp, id, problem: null });
       }
@@ -66,7 +69,7 @@ export class StaticInventoryService {
           actorId: actor.id,
           action: 'static.import',
           target: `static-region:${body.regionId}`,
-          after: { businessIds: body.businessIds, isp: body.isp ?? null, created: out.filter((o) => o.status === 'created').map((o) => o.ip), duplicate: count('duplicate'), invalid: count('invalid') },
+          after: { businessIds: body.businessIds, isp: body.isp ?? null, costPerMonth: body.costPerMonth ?? 0, created: out.filter((o) => o.status === 'created').map((o) => o.ip), duplicate: count('duplicate'), invalid: count('invalid') },
           ip: actor.ip,
         },
         trx,
@@ -80,7 +83,7 @@ export class StaticInventoryService {
       const before = await this.inventory.find(id, trx);
       if (!before) throw new AppError('NOT_FOUND');
       await this.assertReferences(body.regionId, body.businessIds, trx);
-      const row = (await this.inventory.update(id, { region_id: body.regionId, isp: body.isp, remark: body.remark }, trx))!;
+      const row = (await this.inventory.update(id, { region_id: body.regionId, isp: body.isp, remark: body.remark, cost_month: body.costPerMonth }, trx))!;
       await this.inventory.setBusinesses(id, body.businessIds, trx);
       await this.inventory.addEvent(id, { event: 'edited', actor_id: actor.id }, trx);
       const [beforeDto] = await this.inventory.toDtos([before], trx);

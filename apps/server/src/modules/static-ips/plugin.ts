@@ -26,7 +26,7 @@ import { UpstreamHostCheck } from './upstream-host-check';
 export const staticIpsModule: FastifyPluginAsync<ModuleDeps> = async (app, { config, db, clock, cutoffs }) => {
   const audit = new AuditLogRepository(db, clock);
   const catalogue = new CatalogueRepository(db);
-  const inventory = new StaticInventoryRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.staticUpstreamPassword));
+  const inventory = new StaticInventoryRepository(db, clock, new SealedBox(config.APP_SECRET, SEAL_LABELS.staticUpstreamPassword), config.CURRENCY);
   const allocations = new StaticAllocationRepository(db);
   const passwords = new SealedBox(config.APP_SECRET, SEAL_LABELS.proxyPassword);
   const orders = new StaticOrderService({

@@ -28,7 +28,7 @@ describe.each(DIALECTS)('static inventory on %s', (dialect) => {
   it('imports good lines, reports duplicates and bad lines with localized reasons, and seals the upstream password', async () => {
     const res = await importLines(
       ['http://isp1:s3cret-pass@203.0.113.10:8000', '203.0.113.11:3128:isp1:other-secret', 'ftp://x:y@203.0.113.12:21', 'http://isp1:s3cret-pass@203.0.113.10:8000', 'socks5://isp2:pw@gw.isp.example:1080 203.0.113.13'].join('\n'),
-      { businessIds: [businesses[0]], isp: 'Example Telecom' },
+      { businessIds: [businesses[0]], isp: 'Example Telecom', costPerMonth: 450 },
       'zh-cn',
     );
     expect(res.status).toBe(200);
@@ -44,7 +44,7 @@ describe.each(DIALECTS)('static inventory on %s', (dialect) => {
 
     const list = await call(t.app, 'GET', `/api/manage/static-inventory?regionId=${regionId}&pageSize=10`, { token: admin });
     const byIp = new Map((list.body.data.items as { ip: string }[]).map((i) => [i.ip, i]));
-    expect(byIp.get('203.0.113.10')).toMatchObject({ upstream: 'http://isp1:••••@203.0.113.10:8000', status: 'free', isp: 'Example Telecom', businessIds: [businesses[0]] });
+    expect(byIp.get('203.0.113.10')).toMatchObject({ upstream: 'http://isp1:••••@203.0.113.10:8000', status: 'free', isp: 'Example Telecom', businessIds: [businesses[0]], costPerMonth: 450, currency: 'USD' });
     expect(byIp.get('203.0.113.13')).toMatchObject({ upstream: 'socks5://isp2:••••@gw.isp.example:1080', protocol: 'socks5' });
     expect(JSON.stringify(list.body)).not.toContain('s3cret');
     const stored = await t.db.db.selectFrom('static_inventory').select('password_sealed').where('exit_ip', '=', '203.0.113.10').executeTakeFirstOrThrow();
@@ -80,14 +80,22 @@ describe.each(DIALECTS)('static inventory on %s', (dialect) => {
   it('edits and retires a row, with its history, and retired stock is not sold', async () => {
     const list = await call(t.app, 'GET', '/api/manage/static-inventory?ip=203.0.113.21', { token: admin });
     const id = list.body.data.items[0].id as number;
-    const edited = await call(t.app, 'PUT', `/api/manage/static-inventory/${id}`, { token: admin, body: { regionId, businessIds: [businesses[1]], isp: 'Other ISP', remark: 'rack 4' } });
-    expect(edited.body.data).toMatchObject({ businessIds: [businesses[1]], isp: 'Other ISP', remark: 'rack 4', status: 'free' });
+    // Imported without a monthly cost: 0.
+    expect(list.body.data.items[0].costPerMonth).toBe(0);
+    const edited = await call(t.app, 'PUT', `/api/manage/static-inventory/${id}`, { token: admin, body: { regionId, businessIds: [businesses[1]], isp: 'Other ISP', remark: 'rack 4', costPerMonth: 1999 } });
+    expect(edited.body.data).toMatchObject({ businessIds: [businesses[1]], isp: 'Other ISP', remark: 'rack 4', status: 'free', costPerMonth: 1999 });
+    // An edit without the cost (a program written before it existed) keeps it.
+    const kept = await call(t.app, 'PUT', `/api/manage/static-inventory/${id}`, { token: admin, body: { regionId, businessIds: [businesses[1]], isp: 'Other ISP', remark: 'rack 5' } });
+    expect(kept.body.data).toMatchObject({ remark: 'rack 5', costPerMonth: 1999 });
+    const stored = await t.db.db.selectFrom('static_inventory').select('cost_month').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(Number(stored.cost_month)).toBe(1999);
     const retired = await call(t.app, 'DELETE', `/api/manage/static-inventory/${id}`, { token: admin, body: { reason: 'blocked by the provider' } });
     expect(retired.body.data.status).toBe('retired');
     expect((await call(t.app, 'DELETE', `/api/manage/static-inventory/${id}`, { token: admin })).status).toBe(404);
     const history = (await call(t.app, 'GET', `/api/manage/static-inventory/${id}/history`, { token: admin })).body.data.items;
     expect(history.map((e: { event: string; reason: string | null }) => [e.event, e.reason])).toEqual([
       ['retired', 'blocked by the provider'],
+      ['edited', null],
       ['edited', null],
       ['imported', null],
     ]);
@@ -102,6 +110,10 @@ describe.each(DIALECTS)('static inventory on %s', (dialect) => {
     expect((await call(t.app, 'POST', '/api/manage/static-inventory', { token: admin, body: { regionId: 99999, lines: '203.0.113.30:80' } })).status).toBe(404);
     expect((await importLines('203.0.113.31:80', { businessIds: [99999] })).status).toBe(404);
     expect((await call(t.app, 'PUT', '/api/manage/static-inventory/99999', { token: admin, body: { regionId, businessIds: [] } })).status).toBe(404);
+    for (const costPerMonth of [-1, 1.5, '100']) {
+      const bad = await importLines('203.0.113.32:80', { costPerMonth }, 'zh-cn');
+      expect([bad.status, bad.body.message]).toEqual([400, text('zh-cn', 'errors.VALIDATION_FAILED', { detail: text('zh-cn', 'validation.costPerMonth') })]);
+    }
     const badQuery = await call(t.app, 'GET', '/api/manage/static-inventory?ip=1%25', { token: admin, lang: 'en' });
     expect([badQuery.status, badQuery.body.message]).toEqual([400, text('en', 'errors.VALIDATION_FAILED', { detail: text('en', 'validation.ipPrefix') })]);
     const after = await t.db.db.selectFrom('static_inventory').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -22,6 +22,14 @@ export interface Keyed {
   value: number;
 }
 
+/** Orders (or refunds) of one payment method and kind: the breakdowns add these up either way. */
+export interface MethodAndKind {
+  payMethod: string | null;
+  kind: string;
+  orders: number;
+  amount: number;
+}
+
 /** Orders that were paid: a refunded order was paid first and stays in the revenue of its paid time. */
 const PAID_STATUSES = ['paid', 'refunded'] as const;
 
@@ -31,10 +39,8 @@ const PAID_STATUSES = ['paid', 'refunded'] as const;
  */
 const REFUND_TIME = 'o.updated_at' as const;
 
-const column = (name: string): RawBuilder<string | null> => sql<string | null>`${sql.ref(name)}`;
-
 /** `2026-12-07T10:00:00.000Z` → `2026-12-07` (day) or `2026-12` (month): periods are UTC. */
-function keyOf(time: string, grouping: Grouping): RawBuilder<string | null> {
+export function keyOf(time: string, grouping: Grouping): RawBuilder<string | null> {
   // A constant, which PostgreSQL refuses in GROUP BY: queries of 'all' leave GROUP BY out instead.
   if (grouping === 'all') return sql<string>`'all'`;
   return sql<string>`substr(${sql.ref(time)}, 1, ${sql.lit(grouping.period === 'day' ? 10 : 7)})`;
@@ -65,9 +71,9 @@ export class StatisticsRepository {
     return rows.map((r) => ({ key: r.key, value: num(r.value) }));
   }
 
-  /** Paid orders by paid time, grouped by period, by a column of the order, or all together. */
-  async paid(span: Span, grouping: Grouping | 'pay_method' | 'kind'): Promise<PaidFigures[]> {
-    const key = grouping === 'pay_method' || grouping === 'kind' ? column(`o.${grouping}`) : keyOf('o.paid_at', grouping);
+  /** Paid orders by paid time, grouped by period or all together. */
+  async paid(span: Span, grouping: Grouping): Promise<PaidFigures[]> {
+    const key = keyOf('o.paid_at', grouping);
     const rows = await this.paidOrders()
       .where('o.paid_at', '>=', span.start)
       .where('o.paid_at', '<=', span.end)
@@ -80,6 +86,17 @@ export class StatisticsRepository {
       .$if(grouping !== 'all', (q) => q.groupBy(key))
       .execute();
     return rows.map((r) => ({ key: r.key, orders: num(r.orders), revenue: num(r.revenue), payingUsers: num(r.paying_users) }));
+  }
+
+  /** Paid orders by paid time per payment method and kind: both breakdowns from one read of the range. */
+  async paidByMethodAndKind(span: Span): Promise<MethodAndKind[]> {
+    const rows = await this.paidOrders()
+      .where('o.paid_at', '>=', span.start)
+      .where('o.paid_at', '<=', span.end)
+      .select(['o.pay_method', 'o.kind', (eb) => eb.fn.countAll().as('orders'), (eb) => eb.fn.sum('o.amount').as('amount')])
+      .groupBy(['o.pay_method', 'o.kind'])
+      .execute();
+    return rows.map((r) => ({ payMethod: r.pay_method, kind: r.kind, orders: num(r.orders), amount: num(r.amount) }));
   }
 
   /** Users whose first payment ever (any currency) falls in the span, by the period of that payment. */
@@ -95,19 +112,22 @@ export class StatisticsRepository {
     return rows.map((r) => ({ key: r.key, value: num(r.value) }));
   }
 
-  /** Refunded amounts by refund time. */
-  async refunds(span: Span, grouping: Grouping | 'pay_method' | 'kind'): Promise<Keyed[]> {
-    const key = grouping === 'pay_method' || grouping === 'kind' ? column(`o.${grouping}`) : keyOf(REFUND_TIME, grouping);
+  /**
+   * Refunded orders by refund time, per period, payment method and kind: the period figures and both
+   * breakdowns from one read of the range.
+   */
+  async refunds(span: Span, grouping: Exclude<Grouping, 'all'>): Promise<(MethodAndKind & { key: string | null })[]> {
+    const key = keyOf(REFUND_TIME, grouping);
     const rows = await this.db
       .selectFrom('orders as o')
       .where('o.status', '=', 'refunded')
       .where('o.currency', '=', this.currency)
       .where(REFUND_TIME, '>=', span.start)
       .where(REFUND_TIME, '<=', span.end)
-      .select([key.as('key'), (eb) => eb.fn.sum('o.amount').as('value')])
-      .$if(grouping !== 'all', (q) => q.groupBy(key))
+      .select([key.as('key'), 'o.pay_method', 'o.kind', (eb) => eb.fn.countAll().as('orders'), (eb) => eb.fn.sum('o.amount').as('amount')])
+      .groupBy([key, 'o.pay_method', 'o.kind'])
       .execute();
-    return rows.map((r) => ({ key: r.key, value: num(r.value) }));
+    return rows.map((r) => ({ key: r.key, payMethod: r.pay_method, kind: r.kind, orders: num(r.orders), amount: num(r.amount) }));
   }
 
   /**
@@ -128,14 +148,14 @@ export class StatisticsRepository {
     return rows.map((r) => ({ key: r.key, value: num(r.value) }));
   }
 
-  /** Metered bytes (up and down) by the UTC day they were used, from the daily roll-up. */
-  async traffic(span: Span, grouping: Grouping | 'country'): Promise<Keyed[]> {
-    const key = grouping === 'country' ? column('d.country') : keyOf('d.day', grouping);
+  /** Metered bytes (up and down) by the UTC day they were used, from the daily roll-up, per period and exit country. */
+  async traffic(span: Span, grouping: Exclude<Grouping, 'all'>): Promise<{ key: string | null; country: string; value: number }[]> {
+    const key = keyOf('d.day', grouping);
     const rows = await this.usageDays(span)
-      .select([key.as('key'), sql<number>`sum(d.bytes_up + d.bytes_down)`.as('value')])
-      .$if(grouping !== 'all', (q) => q.groupBy(key))
+      .select([key.as('key'), 'd.country', sql<number>`sum(d.bytes_up + d.bytes_down)`.as('value')])
+      .groupBy([key, 'd.country'])
       .execute();
-    return rows.map((r) => ({ key: r.key, value: num(r.value) }));
+    return rows.map((r) => ({ key: r.key, country: r.country, value: num(r.value) }));
   }
 
   /** Distinct paying users of the whole span (a period's count does not add up across periods). */
@@ -144,21 +164,29 @@ export class StatisticsRepository {
     return all?.payingUsers ?? 0;
   }
 
-  /** The users who spent most on orders paid in the span and not refunded. */
+  /**
+   * The users who spent most on orders paid in the span and not refunded. Summed per user from the paid-time
+   * index alone, then joined to users for the few on top (joining first looked up every order's user).
+   */
   async topBySpend(span: Span, limit: number): Promise<{ userId: number; email: string; orders: number; revenue: number }[]> {
-    const rows = await this.db
+    const top = this.db
       .selectFrom('orders as o')
-      .innerJoin('users as u', 'u.id', 'o.user_id')
       .where('o.status', '=', 'paid')
       .where('o.currency', '=', this.currency)
       .where('o.amount', '>', 0)
       .where('o.paid_at', '>=', span.start)
       .where('o.paid_at', '<=', span.end)
-      .select(['o.user_id', 'u.email', (eb) => eb.fn.countAll().as('orders'), (eb) => eb.fn.sum('o.amount').as('revenue')])
-      .groupBy(['o.user_id', 'u.email'])
+      .select(['o.user_id', (eb) => eb.fn.countAll().as('orders'), (eb) => eb.fn.sum('o.amount').as('revenue')])
+      .groupBy('o.user_id')
       .orderBy(sql`sum(o.amount)`, 'desc')
       .orderBy('o.user_id')
-      .limit(limit)
+      .limit(limit);
+    const rows = await this.db
+      .selectFrom(top.as('t'))
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select(['t.user_id', 'u.email', 't.orders', 't.revenue'])
+      .orderBy('t.revenue', 'desc')
+      .orderBy('t.user_id')
       .execute();
     return rows.map((r) => ({ userId: r.user_id, email: r.email, orders: num(r.orders), revenue: num(r.revenue) }));
   }

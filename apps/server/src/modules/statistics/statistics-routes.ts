@@ -2,13 +2,13 @@ import { envelope, errorBody, statisticsDto, statisticsQuery } from '@resi/contr
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../shared/errors';
-import { sendCsv } from '../exports/csv';
-import { statisticsCsvColumns, statisticsCsvRows } from './statistics-csv';
+import { sendCsvSections } from '../exports/csv-sections';
+import { statisticsCsvSections } from './statistics-csv';
 import { type StatisticsService, statisticsRange } from './statistics-service';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody };
 
-/** `GET /manage/statistics`: the admin's figures per period, breakdowns and summary; as CSV with an export ticket. */
+/** `GET /manage/statistics`: the admin's figures per period, breakdowns, summary and margin; as CSV with an export ticket. */
 export const statisticsRoutes: FastifyPluginAsyncZod<{ service: StatisticsService; clock: Clock }> = async (app, { service, clock }) => {
   app.get(
     '/manage/statistics',
@@ -20,7 +20,8 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ service: StatisticsServic
       const range = statisticsRange(request.query, clock.now());
       if ('invalid' in range) throw new AppError('VALIDATION_FAILED', { detail: request.t(range.invalid, { days: range.days ?? 0 }) });
       const report = await service.report(range);
-      if (request.csvExport) return sendCsv(request, reply, statisticsCsvColumns, statisticsCsvRows(report, request.t('csv.statistics.total')));
+      // Two tables in one file: the figures per period, then the margin (docs/api.md#csv-exports).
+      if (request.csvExport) return sendCsvSections(request, reply, statisticsCsvSections(report, request.t('csv.statistics.total')));
       return { data: report };
     },
   );

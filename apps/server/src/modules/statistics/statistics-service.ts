@@ -10,7 +10,8 @@ import {
   type StatisticsTotals,
 } from '@resi/contract';
 import { type Clock, DAY } from '../../lib/clock';
-import type { Keyed, Span, StatisticsRepository } from './statistics-repository';
+import type { MarginService } from './margin-service';
+import type { Keyed, MethodAndKind, Span, StatisticsRepository } from './statistics-repository';
 
 const TOP = 10;
 
@@ -21,8 +22,8 @@ export interface StatisticsRange {
   groupBy: 'day' | 'month';
 }
 
-const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00.000Z`) / DAY;
-const dateOf = (day: number): string => new Date(day * DAY).toISOString().slice(0, 10);
+export const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00.000Z`) / DAY;
+export const dateOf = (day: number): string => new Date(day * DAY).toISOString().slice(0, 10);
 const spanOf = (from: string, to: string): Span => ({ start: `${from}T00:00:00.000Z`, end: `${to}T23:59:59.999Z` });
 
 /**
@@ -51,6 +52,14 @@ export function periodsOf(range: StatisticsRange): string[] {
 }
 
 const byKey = (rows: Keyed[]) => new Map(rows.map((r) => [r.key, r.value]));
+
+/** Sums of `value` per key of the rows. */
+function sumBy<T, K>(rows: T[], key: (row: T) => K, value: (row: T) => number): Map<K, number> {
+  const sums = new Map<K, number>();
+  for (const row of rows) sums.set(key(row), (sums.get(key(row)) ?? 0) + value(row));
+  return sums;
+}
+
 const growthOf = (current: number, previous: number): number | null => (previous === 0 ? null : (current - previous) / previous);
 
 /** Statistics for admins (docs/business-rules.md#statistics). */
@@ -59,12 +68,13 @@ export class StatisticsService {
     private readonly repo: StatisticsRepository,
     private readonly clock: Clock,
     private readonly currency: string,
+    private readonly margin: MarginService,
   ) {}
 
   async report(range: StatisticsRange): Promise<StatisticsDto> {
     const span = spanOf(range.from, range.to);
     const grouping = { period: range.groupBy };
-    const [registrations, paid, newPaying, refunds, commission, traffic, payingUsers, rest] = await Promise.all([
+    const [registrations, paid, newPaying, refunds, commission, traffic, payingUsers, paidByMethodAndKind, topBySpend, topByTraffic, margin] = await Promise.all([
       this.repo.registrations(span, grouping),
       this.repo.paid(span, grouping),
       this.repo.newPayingUsers(span, grouping),
@@ -72,10 +82,15 @@ export class StatisticsService {
       this.repo.commission(span, grouping),
       this.repo.traffic(span, grouping),
       this.repo.payingUsers(span),
-      this.breakdowns(span),
+      this.repo.paidByMethodAndKind(span),
+      this.repo.topBySpend(span, TOP),
+      this.repo.topByTraffic(span, TOP),
+      this.margin.report(range),
     ]);
     const paidBy = new Map(paid.map((p) => [p.key, p]));
-    const [regs, fresh, back, earned, bytes] = [registrations, newPaying, refunds, commission, traffic].map(byKey);
+    const [regs, fresh, earned] = [registrations, newPaying, commission].map(byKey);
+    const back = sumBy(refunds, (r) => r.key, (r) => r.amount);
+    const bytes = sumBy(traffic, (r) => r.key, (r) => r.value);
     const rows: StatisticsRow[] = periodsOf(range).map((period) => ({
       period,
       registrations: regs!.get(period) ?? 0,
@@ -98,29 +113,23 @@ export class StatisticsService {
       commission: sum('commission'),
       trafficBytes: sum('trafficBytes'),
     };
-    return { currency: this.currency, ...range, rows, totals, ...rest, summary: await this.summary() };
+    const breakdowns = this.breakdowns(paidByMethodAndKind, refunds, traffic);
+    return { currency: this.currency, ...range, rows, totals, ...breakdowns, topBySpend, topByTraffic, summary: await this.summary(), margin };
   }
 
-  private async breakdowns(span: Span) {
-    const [methodPaid, methodRefunds, kindPaid, kindRefunds, countries, topBySpend, topByTraffic] = await Promise.all([
-      this.repo.paid(span, 'pay_method'),
-      this.repo.refunds(span, 'pay_method'),
-      this.repo.paid(span, 'kind'),
-      this.repo.refunds(span, 'kind'),
-      this.repo.traffic(span, 'country'),
-      this.repo.topBySpend(span, TOP),
-      this.repo.topByTraffic(span, TOP),
-    ]);
-    const merge = (paid: typeof methodPaid, refunded: Keyed[], keys: (string | null)[]) => {
-      const p = new Map(paid.map((r) => [r.key, r]));
-      const r = byKey(refunded);
-      return [...new Set([...keys, ...p.keys(), ...r.keys()])]
-        .map((key) => ({ key, orders: p.get(key)?.orders ?? 0, revenue: p.get(key)?.revenue ?? 0, refunds: r.get(key) ?? 0 }))
+  /** By payment method and by kind (orders, revenue, refunds) and traffic by country, from the rows read per both. */
+  private breakdowns(paid: MethodAndKind[], refunded: MethodAndKind[], traffic: { country: string; value: number }[]) {
+    const merge = (key: (r: MethodAndKind) => string | null, keys: (string | null)[]) => {
+      const orders = sumBy(paid, key, (r) => r.orders);
+      const revenue = sumBy(paid, key, (r) => r.amount);
+      const refunds = sumBy(refunded, key, (r) => r.amount);
+      return [...new Set([...keys, ...orders.keys(), ...refunds.keys()])]
+        .map((k) => ({ key: k, orders: orders.get(k) ?? 0, revenue: revenue.get(k) ?? 0, refunds: refunds.get(k) ?? 0 }))
         .filter((row) => keys.includes(row.key) || row.orders > 0 || row.refunds > 0);
     };
-    const kinds = merge(kindPaid, kindRefunds, [...ORDER_KINDS]);
+    const kinds = merge((r) => r.kind, [...ORDER_KINDS]);
     return {
-      byPayMethod: merge(methodPaid, methodRefunds, [])
+      byPayMethod: merge((r) => r.payMethod, [])
         .sort((a, b) => b.revenue - a.revenue || b.orders - a.orders || String(a.key).localeCompare(String(b.key)))
         .map(({ key, ...figures }) => ({ payMethod: key, ...figures })),
       // Every kind, sold or not, in the contract's order.
@@ -128,11 +137,9 @@ export class StatisticsService {
         const { key: _key, ...figures } = kinds.find((row) => row.key === kind)!;
         return { kind, ...figures };
       }),
-      trafficByCountry: countries
-        .map((c) => ({ country: c.key || null, bytes: c.value }))
+      trafficByCountry: [...sumBy(traffic, (t) => t.country, (t) => t.value)]
+        .map(([country, bytes]) => ({ country: country || null, bytes }))
         .sort((a, b) => b.bytes - a.bytes || String(a.country).localeCompare(String(b.country))),
-      topBySpend,
-      topByTraffic,
     };
   }
 

@@ -305,17 +305,22 @@ describe.each(DIALECTS)('Statistics on %s', (dialect) => {
     expect(summary.thisMonth.growth.orders).toBe(growth(summary.thisMonth.current.orders, summary.thisMonth.previous.orders));
   });
 
-  it('exports the periods and the totals as CSV with a BOM, headers in the chosen language', async () => {
+  it('exports the periods and the totals, then the margin, as CSV with a BOM, headers in the chosen language', async () => {
     const ticket = (await call(t.app, 'POST', '/api/export-ticket', { token: admin, body: {} })).body.data.ticket as string;
     const res = await t.app.inject({ method: 'GET', url: `/api/manage/statistics?${qs({ from: FROM, to: TO, groupBy: 'month', lang: 'zh-cn', token: ticket })}` });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="statistics-\d{8}-\d{6}\.csv"$/);
     expect(res.rawPayload.subarray(0, 3).equals(BOM)).toBe(true);
-    const rows = parse(res.rawPayload, { bom: true, columns: true }) as Record<string, string>[];
+    // Two tables one under the other: the periods, an empty line, the margin (margin.test.ts has its figures).
+    const [periods, margin] = res.rawPayload.subarray(3).toString('utf8').split('\r\n\r\n');
+    const rows = parse(periods!, { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0]!)).toEqual(['时间段 (UTC)', '注册数', '付费用户', '新增付费用户', '已付订单', '收入', '退款', '佣金', '币种', '流量 (字节)']);
     expect(rows.map((r) => r['时间段 (UTC)'])).toEqual(['2026-01', '2026-02', '2026-03', '合计']);
     expect(rows[3]).toMatchObject({ 收入: '111.00', 退款: '21.00', 已付订单: '7', '流量 (字节)': '7000001156' });
+    const marginRows = parse(margin!, { columns: true }) as Record<string, string>[];
+    expect(Object.keys(marginRows[0]!)).toEqual(['时间段 (UTC)', '类型', '类型（代码）', '地区', '供应商 ID', '供应商', '流量 (字节)', '收入', '成本', '毛利', '每 GB 收入', '每 GB 成本', '每 GB 毛利', '币种']);
+    expect(marginRows.at(-1)).toMatchObject({ '时间段 (UTC)': '合计', 币种: 'USD' });
     // The ticket is spent.
     expect((await t.app.inject({ method: 'GET', url: `/api/manage/statistics?${qs({ from: FROM, to: TO, token: ticket })}` })).statusCode).toBe(401);
   });

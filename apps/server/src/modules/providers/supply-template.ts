@@ -1,5 +1,6 @@
+import { MASK } from './provider-upstreams';
+
 const CREDENTIALS = /:\/\/([^:@/]*):([^@/]*)@/;
-const MASK = '****';
 
 /** In production direct egress is off whatever is stored (the gateway ignores it too): what is in force. */
 export function inForce<T extends { directEgress: boolean }>(s: T, production: boolean): T {
@@ -7,8 +8,8 @@ export function inForce<T extends { directEgress: boolean }>(s: T, production: b
 }
 
 /** A provider template holds the provider's password: answers and audit rows carry only its shape. */
-export function redactTemplate(s: { template: string; directEgress: boolean }) {
-  return { directEgress: s.directEgress, template: s.template.replace(CREDENTIALS, `://$1:${MASK}@`) };
+export function maskTemplate(template: string): string {
+  return template.replace(CREDENTIALS, `://$1:${MASK}@`);
 }
 
 /** The template's password is shown masked; saving the masked form back keeps the stored password. */
