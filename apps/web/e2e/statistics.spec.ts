@@ -63,6 +63,8 @@ test('the admin sees the order and its revenue on Statistics and Account Home, a
   const top = page.getByTestId('statistics-top-spend').locator('.ant-table-row', { hasText: email });
   await expect(top).toContainText('$25.00');
   await expect(page.getByTestId('statistics-by-method')).toContainText('Sandbox');
+  // Margin is there under its own heading; its figures move with whatever traffic other specs carry meanwhile.
+  await expect(page.locator('.ant-card', { has: page.getByTestId('statistics-margin') }).locator('.ant-card-head-title')).toHaveText('Margin');
   await expect(page.getByTestId('statistics-total-orders')).toHaveText(String((await report(page)).totals.orders));
   await expect(page.getByTestId('statistics-summary-today-revenue')).toHaveText(money((await report(page)).summary.today.current.revenue));
 

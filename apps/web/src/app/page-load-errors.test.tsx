@@ -41,7 +41,11 @@ const DATA_PAGES: Record<string, DataPage> = {
   manageRegion: { path: '/manage/region', never: [], shows: [['catalogue-region', 'United States']] },
   manageBusiness: { path: '/manage/business', never: [], shows: [['catalogue-business', 'E-commerce']] },
   manageStaticInventory: { path: '/manage/staticInventory', never: ['static-board', 'static-inventory'], shows: [['static-board', 'Germany'], ['static-inventory', '203.0.113.5']] },
-  manageStatistics: { path: '/manage/statistics', never: ['statistics-periods', 'statistics-summary-today'], shows: [['statistics-total-revenue', '$148.45'], ['statistics-top-spend', 'buyer@example.com'], ['statistics-summary-today-revenue', '$123.45']] },
+  manageStatistics: {
+    path: '/manage/statistics',
+    never: ['statistics-periods', 'statistics-summary-today', 'statistics-margin'],
+    shows: [['statistics-total-revenue', '$148.45'], ['statistics-top-spend', 'buyer@example.com'], ['statistics-summary-today-revenue', '$123.45'], ['statistics-margin', 'Supplier One'], ['statistics-margin-total-margin', '$1.00']],
+  },
   distributionUser: { path: '/distribution/user', never: [], shows: [['referral-row-referred@example.com', '$50.00'], ['referral-row-referred@example.com', 'admin@example.com']] },
   distributionChannel: { path: '/distribution/channel', never: ['channel-totals', 'channel-chart'], shows: [['channel-total-visits', '15'], ['channel-total-revenue', '$25.00'], ['channel-row-qd-spring-2026-01-01', 'qd=spring']] },
   distributionManage: {
@@ -49,7 +53,7 @@ const DATA_PAGES: Record<string, DataPage> = {
     never: ['distribution-figures', 'distribution-available', 'payoff-form'],
     shows: [['distribution-available', '$12.50'], ['distribution-invite-link', 'invite=INV1'], ['distribution-ledger', 'D20260101000000000001'], ['my-payoffs', 'TX-42']],
   },
-  manageSupply: { path: '/manage/supply', never: [], shows: [['catalogue-upstream', 'us1.supplier.example:8000']] },
+  manageSupply: { path: '/manage/supply', never: ['providers-table', 'supply-settings'], shows: [['providers-table', 'Supplier One'], ['providers-table', '$1.50'], ['supply-settings', '']] },
   personal: {
     path: '/user/personal',
     never: ['api-keys-table', 'api-keys-count', 'webhooks-table', 'webhooks-count'],

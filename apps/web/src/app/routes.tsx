@@ -260,7 +260,7 @@ export const appRoutes: readonly AppRoute[] = [
     activeIndex: '101-6',
     access: 'admin',
     menu: { label: 'menu.manageSupply', icon: 'CloudServerOutlined', group: 'admin' },
-    ...pageOf(() => import('@/features/catalogue/pages/supply-page')),
+    ...pageOf(() => import('@/features/providers/pages/providers-page')),
   }),
   layoutRoute({
     path: '/manage/staticInventory',

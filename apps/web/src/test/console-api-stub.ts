@@ -8,6 +8,7 @@ import type {
   DistributionInvite,
   LoginAnalysisResponse,
   PayoffDto,
+  ProviderDto,
   AdminOrderDto,
   AdminUserDto,
   BusinessDto,
@@ -21,7 +22,6 @@ import type {
   StaticProxyDto,
   StatisticsDto,
   StaticRegionDto,
-  UpstreamDto,
   UsageRecordPage,
   WebhookDto,
 } from '@resi/contract';
@@ -116,7 +116,21 @@ const staticProxy: StaticProxyDto = {
   bytes30Days: 5 * 1024 ** 2,
 };
 const staticOrder = orderFixture(5, { orderNo: 'S20260101000000000005', kind: 'static', items: [{ type: 'static', name: name('Germany'), regionId: 1, businessId: 1, business: name('E-commerce'), quantity: 1, days: 30, unitPrice: 500 }], amount: 500 });
-const upstream: UpstreamDto = { id: 1, protocol: 'http', host: 'us1.supplier.example', port: 8000, username: null, password: null, country: 'US', state: null, city: null, enabled: true, remark: null };
+const provider: ProviderDto = {
+  id: 1,
+  name: 'Supplier One',
+  template: '',
+  upstreams: [{ url: 'http://user:****@us1.supplier.example:8000', country: 'US', state: null, city: null }],
+  regions: ['US'],
+  priority: 1,
+  weight: 100,
+  costPerGb: { amount: 150, currency: 'USD', from: '2026-01-01' },
+  costs: [{ amount: 150, currency: 'USD', from: '2026-01-01' }],
+  monthlyQuotaGb: null,
+  status: 'enabled',
+  health: { state: 'up', successRate: 0.98, connectP50Ms: 120, connectP95Ms: 340, attempts: 50, lastProbeAt: null, probeLatencyMs: null, probeCountry: null, countryMismatch: false, lastError: null, since: null },
+  usage: { bytesToday: 2048, bytesMonth: 4096 },
+};
 const staticRow: StaticInventoryDto = {
   id: 1,
   ip: '203.0.113.5',
@@ -128,6 +142,8 @@ const staticRow: StaticInventoryDto = {
   status: 'free',
   cooldownUntil: null,
   remark: null,
+  costPerMonth: 0,
+  currency: 'USD',
   holder: null,
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
@@ -220,6 +236,10 @@ const statistics: StatisticsDto = {
   topBySpend: [{ userId: 7, email: 'buyer@example.com', orders: 4, revenue: 14845 }],
   topByTraffic: [{ userId: 7, email: 'buyer@example.com', bytes: 2048 }],
   summary: { today: { current: figures(12345), previous: figures(9876), growth }, thisMonth: { current: figures(14845), previous: figures(11876), growth } },
+  margin: {
+    rows: [{ period: '2026-01-01', kind: 'rotating', region: 'US', providerId: 1, providerName: 'Supplier One', bytes: BYTES_PER_GB, revenue: 250, cost: 150, margin: 100, revenuePerGb: 250, costPerGb: 150, marginPerGb: 100 }],
+    totals: { bytes: BYTES_PER_GB, revenue: 250, cost: 150, margin: 100, revenuePerGb: 250, costPerGb: 150, marginPerGb: 100 },
+  },
 };
 
 const referral: DistributionUserDto = {
@@ -300,7 +320,7 @@ const ANSWERS: Record<string, unknown> = {
   '/api/manage/static-price': { items: [staticPrice] },
   '/api/manage/static-inventory': page([staticRow]),
   '/api/manage/static-inventory/board': { items: [{ regionId: 1, businessId: null, counts: { free: 1, reserved: 0, allocated: 0, grace: 0, cooldown: 0, retired: 0 } }] },
-  '/api/manage/upstream': { items: [upstream] },
+  '/api/manage/providers': { items: [provider] },
   '/api/distribution/user': page([referral]),
   '/api/distribution/channel': channelStats,
   '/api/distribution/info': distributionInfo,
@@ -308,7 +328,7 @@ const ANSWERS: Record<string, unknown> = {
   '/api/distribution/commission': page([commission]),
   '/api/distribution/payoff': page([payoff]),
   '/api/manage/distribution-settings': { defaultRate: 10, holdDays: 7, minPayout: 1000, payoutMethods: ['usdt-trc20'], commissionOnCreatedAccounts: false },
-  '/api/manage/supply': { template: 'http://USER-session-{session}:PASS@gate.supplier.example:7000', directEgress: false },
+  '/api/manage/supply': { directEgress: false, checkUrl: 'https://probe.supplier.example/json', probeSeconds: 60 },
 };
 
 /** What every request gets while the server is down: a 500 in the API's error shape (docs/api.md). */

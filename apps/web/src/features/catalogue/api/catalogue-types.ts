@@ -9,12 +9,10 @@ import type {
   StaticPriceDto,
   staticRegionBody,
   StaticRegionDto,
-  UpstreamBody,
-  UpstreamDto,
 } from '@resi/contract';
 
 /*
- * The catalogue lists (and the upstream supply) an admin edits share one shape on the server (`GET/POST /manage/<thing>`,
+ * The catalogue lists an admin edits share one shape on the server (`GET/POST /manage/<thing>`,
  * `PUT/DELETE /manage/<thing>/:id`), so the client talks to them through one typed set of calls.
  */
 export interface CatalogueTypes {
@@ -23,7 +21,6 @@ export interface CatalogueTypes {
   'static-region': { dto: StaticRegionDto; body: ReturnType<typeof staticRegionBody.parse> };
   business: { dto: BusinessDto; body: ReturnType<typeof businessBody.parse> };
   'static-price': { dto: StaticPriceDto; body: ReturnType<typeof staticPriceBody.parse> };
-  upstream: { dto: UpstreamDto; body: UpstreamBody };
 }
 
 export type CatalogueResource = keyof CatalogueTypes;

@@ -1,6 +1,7 @@
 import { staticInventoryUpdate, type StaticInventoryDto } from '@resi/contract';
-import { Form, Input, Modal, Select, type ButtonProps } from 'antd';
+import { Form, Input, InputNumber, Modal, Select, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { currencyDigits, fromMinorUnits, toMinorUnits } from '@/lib/format';
 import { numberRule, optionalText, schemaRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useUpdateStaticInventory } from '../api/update-static-inventory';
@@ -11,9 +12,14 @@ interface EditValues {
   businessIds?: number[];
   isp?: string | null;
   remark?: string | null;
+  /** In currency units as typed (`12.5`), sent in minor units. */
+  costPerMonth: number;
 }
 
-/** A row's region, lines, ISP and remark; the upstream is changed by retiring and importing again. */
+/**
+ * A row's region, lines, ISP, remark and monthly cost (docs/business-rules.md#margin); the upstream is changed by
+ * retiring and importing again.
+ */
 export function EditInventoryModal({ row, names, onClose }: { row: StaticInventoryDto | null; names: Namer; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<EditValues>();
@@ -22,7 +28,16 @@ export function EditInventoryModal({ row, names, onClose }: { row: StaticInvento
   const submit = (values: EditValues) => {
     if (!row) return;
     update.mutate(
-      { id: row.id, body: { regionId: values.regionId, businessIds: values.businessIds ?? [], isp: optionalText(values.isp) ?? null, remark: optionalText(values.remark) ?? null } },
+      {
+        id: row.id,
+        body: {
+          regionId: values.regionId,
+          businessIds: values.businessIds ?? [],
+          isp: optionalText(values.isp) ?? null,
+          remark: optionalText(values.remark) ?? null,
+          costPerMonth: toMinorUnits(values.costPerMonth, row.currency),
+        },
+      },
       {
         onSuccess: (res) => {
           notify.success(res.message || t('staticAdmin.edit.done'));
@@ -53,7 +68,7 @@ export function EditInventoryModal({ row, names, onClose }: { row: StaticInvento
           requiredMark={false}
           onFinish={submit}
           preserve={false}
-          initialValues={{ regionId: row.regionId, businessIds: row.businessIds, isp: row.isp ?? '', remark: row.remark ?? '' }}
+          initialValues={{ regionId: row.regionId, businessIds: row.businessIds, isp: row.isp ?? '', remark: row.remark ?? '', costPerMonth: fromMinorUnits(row.costPerMonth, row.currency) }}
         >
           <Form.Item name="regionId" label={t('staticAdmin.fields.region')} rules={[numberRule(staticInventoryUpdate.shape.regionId, t)]}>
             <Select options={names.regionOptions} />
@@ -63,6 +78,14 @@ export function EditInventoryModal({ row, names, onClose }: { row: StaticInvento
           </Form.Item>
           <Form.Item name="isp" label={t('staticAdmin.fields.isp')} rules={[schemaRule(staticInventoryUpdate.shape.isp, t, { optional: true })]}>
             <Input maxLength={100} />
+          </Form.Item>
+          <Form.Item
+            name="costPerMonth"
+            label={t('staticAdmin.fields.costPerMonth', { currency: row.currency })}
+            extra={t('staticAdmin.fields.costPerMonthHint')}
+            rules={[numberRule(staticInventoryUpdate.shape.costPerMonth, t, (v) => toMinorUnits(v, row.currency))]}
+          >
+            <InputNumber min={0} precision={currencyDigits(row.currency)} className="full-width" data-testid="edit-cost" />
           </Form.Item>
           <Form.Item name="remark" label={t('staticAdmin.fields.remark')}>
             <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={200} data-testid="edit-remark" />

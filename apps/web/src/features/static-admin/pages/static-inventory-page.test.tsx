@@ -20,6 +20,8 @@ const row: StaticInventoryDto = {
   status: 'free',
   cooldownUntil: null,
   remark: null,
+  costPerMonth: 300,
+  currency: 'USD',
   holder: null,
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
@@ -182,7 +184,7 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     expect(event.textContent).toContain('by admin #1');
   });
 
-  it('edits a row: lines cleared to all, ISP and remark trimmed, empty ISP sent as null', async () => {
+  it('edits a row: lines cleared to all, ISP and remark trimmed, empty ISP sent as null, the monthly cost typed in dollars sent in cents', async () => {
     renderPage();
     const list = await screen.findByTestId('static-inventory', {}, waitLong);
     await within(list).findByText('203.0.113.5', {}, waitLong);
@@ -192,8 +194,11 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     fireEvent.click(within(modal).getByText('E-commerce').closest('.ant-select-selection-item')!.querySelector('.ant-select-selection-item-remove')!);
     fireEvent.change(within(modal).getByDisplayValue('Example ISP'), { target: { value: '   ' } });
     fireEvent.change(within(modal).getByTestId('edit-remark'), { target: { value: ' rack 4 ' } });
+    const cost = within(modal).getByTestId('edit-cost') as HTMLInputElement;
+    expect(cost.value).toBe('3.00');
+    fireEvent.change(cost, { target: { value: '12.5' } });
     fireEvent.click(screen.getByTestId('edit-submit'));
-    await waitFor(() => expect(server.calls.find((c) => c.method === 'PUT')?.body).toEqual({ regionId: 1, businessIds: [], isp: null, remark: 'rack 4' }), waitLong);
+    await waitFor(() => expect(server.calls.find((c) => c.method === 'PUT')?.body).toEqual({ regionId: 1, businessIds: [], isp: null, remark: 'rack 4', costPerMonth: 1250 }), waitLong);
   });
 
   it('extends the IP a customer holds on a row, at no charge, with a note; a free row cannot be extended', async () => {

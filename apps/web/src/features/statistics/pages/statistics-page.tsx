@@ -11,6 +11,7 @@ import { useExportStatistics } from '../api/export-statistics';
 import { type StatisticsFilters as Query, useStatistics } from '../api/get-statistics';
 import { type ChartMetric, StatisticsChart } from '../components/statistics-chart';
 import { StatisticsFilters, type StatisticsFilterValue } from '../components/statistics-filters';
+import { MarginTable } from '../components/margin-table';
 import { Breakdowns, PeriodTable } from '../components/statistics-tables';
 
 /** The last 30 UTC days, today included. */
@@ -19,7 +20,7 @@ function defaultRange(): StatisticsFilterValue['range'] {
   return [today.subtract(29, 'day'), today];
 }
 
-/** /manage/statistics: the admin's figures per period, the summary, breakdowns and top users, with a CSV export. */
+/** /manage/statistics: the admin's figures per period, the summary, breakdowns, top users and margin, with a CSV export. */
 export default function StatisticsPage() {
   const { t, i18n } = useTranslation();
   const lang = normalizeLang(i18n.language);
@@ -60,6 +61,10 @@ export default function StatisticsPage() {
               </Card>
               <Card variant="borderless" className="surface-card">
                 <Breakdowns report={data} />
+              </Card>
+              <Card variant="borderless" className="surface-card" title={t('statistics.margin.title')}>
+                <Typography.Paragraph type="secondary">{t('statistics.margin.definitions')}</Typography.Paragraph>
+                <MarginTable margin={data.margin} currency={data.currency} />
               </Card>
             </Space>
           );
