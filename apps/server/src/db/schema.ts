@@ -486,8 +486,8 @@ export interface ProviderUsageDailyTable {
   /** Exit country asked for; '' = none. */
   country: string;
   bytes: number;
-  /** What customers paid for these bytes, thousandths of a minor unit. */
-  revenue_milli: number;
+  /** What customers paid for these bytes, millionths of a minor unit. */
+  revenue_micro: number;
 }
 
 export interface ProviderHealthTable {

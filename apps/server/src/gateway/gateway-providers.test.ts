@@ -97,8 +97,8 @@ describe.each(DIALECTS)('gateway providers on %s', (dialect) => {
     expect(total).toBe(await billedOf());
     expect((await billedOf()) - billedBefore).toBe([...bytes.values()].reduce((a, b) => a + b, 0));
     // The admin's grant was given, not sold: no revenue.
-    const revenue = await t.db.db.selectFrom('provider_usage_daily').select('revenue_milli').execute();
-    expect(revenue.every((r) => Number(r.revenue_milli) === 0)).toBe(true);
+    const revenue = await t.db.db.selectFrom('provider_usage_daily').select('revenue_micro').execute();
+    expect(revenue.every((r) => Number(r.revenue_micro) === 0)).toBe(true);
     const listed = await call(t.app, 'GET', '/api/manage/providers', { token: admin });
     expect(listed.body.data.items.map((p: { usage: { bytesToday: number } }) => p.usage.bytesToday)).toEqual(ids.map((id) => end.get(id)));
   });

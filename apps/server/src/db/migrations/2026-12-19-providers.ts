@@ -9,7 +9,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  *   one stamps `deleted_at`: its usage and costs stay for the margin of past periods.
  * - `provider_costs`: cost per GB in minor units from a UTC date on; a provider without one costs 0.
  * - `provider_usage_daily`: bytes per provider, exit country and UTC day, and the revenue of those bytes in
- *   thousandths of a minor unit, written by the same usage flush that bills the customer.
+ *   millionths of a minor unit, written by the same usage flush that bills the customer.
  * - `provider_health`: the shared breaker state (up/down/probing) every gateway process reads, and the last
  *   active probe; `notified_state` and `quota_notified_month` record what admins were mailed.
  * - `provider_windows`: each gateway process's last window of dials per provider (counts and a latency
@@ -55,7 +55,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('provider_id', 'integer', (c) => c.notNull())
     .addColumn('country', 'varchar(2)', (c) => c.notNull())
     .addColumn('bytes', big, (c) => c.notNull())
-    .addColumn('revenue_milli', big, (c) => c.notNull())
+    .addColumn('revenue_micro', big, (c) => c.notNull())
     .addPrimaryKeyConstraint('provider_usage_daily_pk', ['day', 'provider_id', 'country'])
     .execute();
   await db.schema.createIndex('provider_usage_daily_provider_idx').on('provider_usage_daily').columns(['provider_id', 'day']).execute();

@@ -264,13 +264,13 @@ describe.each(DIALECTS)('gateway usage and balances on %s', (dialect) => {
     // The given 1 MB expires first and is used first (no revenue); the rest comes from the package.
     const providers = [{ ...delta(c, 2 * MB, 1 * MB), providerId: 7 }, { ...delta(c, 0, 1 * MB, 'DE'), providerId: 8 }, delta(c, 0, 2 * MB, 'JP')];
     await store.flush('gw-rev', 1, providers);
-    const rows = await t.db.db.selectFrom('provider_usage_daily').select(['provider_id', 'country', 'bytes', 'revenue_milli']).where('provider_id', 'in', [7, 8]).orderBy('provider_id').execute();
+    const rows = await t.db.db.selectFrom('provider_usage_daily').select(['provider_id', 'country', 'bytes', 'revenue_micro']).where('provider_id', 'in', [7, 8]).orderBy('provider_id').execute();
     const paid = 6 * MB - 1 * MB;
-    const perByteMilli = (Number(pkg.price) * 1000) / Number(pkg.bytes);
+    const perByteMicro = (Number(pkg.price) * 1_000_000) / Number(pkg.bytes);
     // The batch's revenue (5 MB at the package's price) shared by bytes: 3 of 6 MB and 1 of 6 MB.
-    expect(rows.map((r) => ({ ...r, bytes: Number(r.bytes), revenue_milli: Number(r.revenue_milli) }))).toEqual([
-      { provider_id: 7, country: 'US', bytes: 3 * MB, revenue_milli: Math.round((paid * perByteMilli * 3) / 6) },
-      { provider_id: 8, country: 'DE', bytes: 1 * MB, revenue_milli: Math.round((paid * perByteMilli * 1) / 6) },
+    expect(rows.map((r) => ({ ...r, bytes: Number(r.bytes), revenue_micro: Number(r.revenue_micro) }))).toEqual([
+      { provider_id: 7, country: 'US', bytes: 3 * MB, revenue_micro: Math.round((paid * perByteMicro * 3) / 6) },
+      { provider_id: 8, country: 'DE', bytes: 1 * MB, revenue_micro: Math.round((paid * perByteMicro * 1) / 6) },
     ]);
     // Retried, the batch changes nothing.
     await store.flush('gw-rev', 1, providers);

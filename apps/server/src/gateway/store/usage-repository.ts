@@ -102,7 +102,7 @@ export class UsageRepository implements UsageSink {
   private async consume(trx: Transaction<Database>, userId: number, bytes: number, now: string): Promise<number> {
     let left = bytes;
     let first: number | undefined;
-    let revenueMilli = 0;
+    let revenueMicro = 0;
     for (let stale = true; stale && left > 0; ) {
       stale = false;
       const grants = await trx
@@ -131,7 +131,7 @@ export class UsageRepository implements UsageSink {
         }
         left -= take;
         // What the customer paid for these bytes: the package's price per byte (a grant without an order was given, not sold).
-        revenueMilli += (take * Number(g.amount ?? 0) * 1000) / Number(g.bytes);
+        revenueMicro += (take * Number(g.amount ?? 0) * 1_000_000) / Number(g.bytes);
       }
     }
     if (left > 0) {
@@ -146,7 +146,7 @@ export class UsageRepository implements UsageSink {
       }
       this.onOverrun(userId, left);
     }
-    return revenueMilli;
+    return revenueMicro;
   }
 
   /**
@@ -167,14 +167,15 @@ export class UsageRepository implements UsageSink {
     }
     const sorted = [...rows.values()].sort((a, b) => cmp(a.day, b.day) || a.providerId - b.providerId || cmp(a.country, b.country));
     for (const r of sorted) {
-      const revenue_milli = Math.round(r.revenue);
+      // Millionths of a minor unit: a 10 GB package's price per byte is a few millionths, and a batch's share is rounded once.
+      const revenue_micro = Math.round(r.revenue);
       await trx
         .insertInto('provider_usage_daily')
-        .values({ day: r.day, provider_id: r.providerId, country: r.country, bytes: r.bytes, revenue_milli })
+        .values({ day: r.day, provider_id: r.providerId, country: r.country, bytes: r.bytes, revenue_micro })
         .onConflict((oc) =>
           oc.columns(['day', 'provider_id', 'country']).doUpdateSet((eb) => ({
             bytes: eb('provider_usage_daily.bytes', '+', eb.ref('excluded.bytes')),
-            revenue_milli: eb('provider_usage_daily.revenue_milli', '+', eb.ref('excluded.revenue_milli')),
+            revenue_micro: eb('provider_usage_daily.revenue_micro', '+', eb.ref('excluded.revenue_micro')),
           })),
         )
         .execute();

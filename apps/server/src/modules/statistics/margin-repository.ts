@@ -48,7 +48,7 @@ export class MarginRepository {
   ) {}
 
   /**
-   * Bytes, revenue (thousandths of a minor unit) and bytes × cost per GB (minor units × bytes / GB) per
+   * Bytes, revenue (millionths of a minor unit) and bytes × cost per GB (minor units × bytes / GB) per
    * period, exit country and provider. The cost in force on each day comes from `spans` as one CASE, so the
    * days are summed in the store rather than read one by one. `spans` holds every span of a provider that
    * touches the window.
@@ -66,7 +66,7 @@ export class MarginRepository {
         'd.country',
         'd.provider_id',
         (eb) => eb.fn.sum('d.bytes').as('bytes'),
-        (eb) => eb.fn.sum('d.revenue_milli').as('revenue_milli'),
+        (eb) => eb.fn.sum('d.revenue_micro').as('revenue_micro'),
         sql<string>`sum(d.bytes * ${costInForce(spans)})`.as('cost_bytes'),
       ])
       .groupBy([key, 'd.provider_id', 'd.country'])
@@ -76,7 +76,7 @@ export class MarginRepository {
       country: r.country,
       providerId: r.provider_id,
       bytes: num(r.bytes),
-      revenueMilli: sum(r.revenue_milli),
+      revenueMicro: sum(r.revenue_micro),
       costBytes: sum(r.cost_bytes),
     }));
   }

@@ -5,11 +5,11 @@ import { type StatisticsRange, dateOf, dayNumber } from './statistics-service';
 type Figures = Pick<MarginRow, 'bytes' | 'revenue' | 'cost'>;
 
 /**
- * `n / d` (n ≥ 0) to the nearest integer, halves up, exactly. Below 2⁵³ in doubles: the quotient of two
- * integers is then never rounded onto a half it is not (d is 1000 or a power of two); above, in BigInt.
+ * `n / d` (n ≥ 0) to the nearest integer, halves up, exactly. Below 2⁴⁰ in doubles: the quotient of two such
+ * integers is never rounded onto a half it is not (d is 10⁶ or a power of two up to 2³⁰); above, in BigInt.
  */
 function roundDiv(n: Sum, d: number): number {
-  if (typeof n === 'number' && Number.isSafeInteger(n)) return Math.round(n / d);
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n < 2 ** 40) return Math.round(n / d);
   const b = BigInt(n);
   return Number((2n * b + BigInt(d)) / (2n * BigInt(d)));
 }
@@ -32,7 +32,7 @@ const withPerGb = ({ bytes, revenue, cost }: Figures, exact: { revenue: number; 
 });
 
 /** Revenue and cost of a usage row in minor units, unrounded (for per-GB figures only). */
-const exactOf = (u: { revenueMilli: Sum; costBytes: Sum }) => ({ revenue: Number(u.revenueMilli) / 1000, cost: Number(u.costBytes) / GIB });
+const exactOf = (u: { revenueMicro: Sum; costBytes: Sum }) => ({ revenue: Number(u.revenueMicro) / 1_000_000, cost: Number(u.costBytes) / GIB });
 
 /** Days of the month of a UTC date `YYYY-MM-DD`. */
 const daysInMonth = (date: string): number => new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)), 0)).getUTCDate();
@@ -75,7 +75,7 @@ export class MarginService {
         region: u.country || null,
         providerId,
         providerName: providerId === null ? null : (names.get(providerId) ?? null),
-        ...withPerGb({ bytes: u.bytes, revenue: roundDiv(u.revenueMilli, 1000), cost: roundDiv(u.costBytes, GIB) }, exactOf(u)),
+        ...withPerGb({ bytes: u.bytes, revenue: roundDiv(u.revenueMicro, 1_000_000), cost: roundDiv(u.costBytes, GIB) }, exactOf(u)),
       };
     });
     const rows = [...rotating, ...statics].sort(

@@ -80,7 +80,8 @@ describe.each(DIALECTS)('Margin in statistics on %s', (dialect) => {
         cost(beta, 50, '2026-03-31'),
       ])
       .execute();
-    const use = (day: string, p: [number, string] | null, country: string, bytes: number, revenue_milli: number) => ({ day, provider_id: p?.[0] ?? 0, country, bytes, revenue_milli });
+    // Revenue given in thousandths of a minor unit, stored in millionths.
+    const use = (day: string, p: [number, string] | null, country: string, bytes: number, thousandths: number) => ({ day, provider_id: p?.[0] ?? 0, country, bytes, revenue_micro: thousandths * 1000 });
     await db
       .insertInto('provider_usage_daily')
       .values([
@@ -168,7 +169,7 @@ describe.each(DIALECTS)('Margin in statistics on %s', (dialect) => {
       // Two US IPs that day: 2 × 3100 ÷ 30 = 206.67.
       fixed('2026-04-02', 'US', 500, 207),
     ]);
-    // Per GB from the unrounded sums: the cost in force itself, whatever the bytes; revenue from its thousandths.
+    // Per GB from the unrounded sums: the cost in force itself, whatever the bytes; revenue from its millionths.
     expect(rows[1]).toMatchObject({ revenuePerGb: 617.2835, costPerGb: 100, marginPerGb: 517.2835 });
     expect(rows.find((r: { period: string; region: string }) => r.period === '2026-03-31' && r.region === 'DE')).toMatchObject({ costPerGb: 50, revenuePerGb: 357.913583419392 });
     const bytes = 13.5 * GIB + 1_000_000_000;
@@ -213,11 +214,11 @@ describe.each(DIALECTS)('Margin in statistics on %s', (dialect) => {
     // About 3 PiB in one day at Alpha's cost from 04-03 (1000 a GB).
     await t.db.db
       .insertInto('provider_usage_daily')
-      .values({ day: '2026-05-15', provider_id: alpha[0], country: 'US', bytes: 3 * 2 ** 50 + 7, revenue_milli: 2 ** 53 + 1 })
+      .values({ day: '2026-05-15', provider_id: alpha[0], country: 'US', bytes: 3 * 2 ** 50 + 7, revenue_micro: 2 ** 53 + 1 })
       .execute();
     const res = await call(t.app, 'GET', '/api/manage/statistics?from=2026-05-15&to=2026-05-15&groupBy=day', { token: admin });
     expect(res.body.data.margin.rows.filter((r: { kind: string }) => r.kind === 'rotating')).toEqual([
-      rotating('2026-05-15', 'US', alpha, { bytes: 3 * 2 ** 50 + 7, revenue: Math.round((2 ** 53 + 1) / 1000), cost: 3 * 2 ** 20 * 1000 }),
+      rotating('2026-05-15', 'US', alpha, { bytes: 3 * 2 ** 50 + 7, revenue: 9_007_199_255, cost: 3 * 2 ** 20 * 1000 }),
     ]);
   });
 

@@ -377,7 +377,7 @@ describe.each(DIALECTS)('active provider probes on %s', (dialect) => {
     const use = (day: string, country: string, bytes: number) =>
       t.db.db
         .insertInto('provider_usage_daily')
-        .values({ day, provider_id: metered, country, bytes, revenue_milli: 0 })
+        .values({ day, provider_id: metered, country, bytes, revenue_micro: 0 })
         .onConflict((oc) => oc.columns(['day', 'provider_id', 'country']).doUpdateSet({ bytes }))
         .execute();
     await use(lastMonth, 'US', 9 * GIB);
