@@ -275,7 +275,7 @@ describe.each(DIALECTS)('active provider probes on %s', (dialect) => {
     const pair = await provider('Pair', { upstreams: [{ url: us.url, country: 'US' }, { url: de2.url, country: 'DE' }] });
 
     await run();
-    expect(await health(mislabelled)).toMatchObject({ state: 'up', probe_country: 'DE', country_mismatch: 1, last_error: 'exit in DE, asked US' });
+    expect(await health(mislabelled)).toMatchObject({ state: 'up', probe_country: 'DE', country_mismatch: 1, last_error: 'COUNTRY_MISMATCH' });
     expect(await health(template)).toMatchObject({ state: 'up', probe_country: 'DE', country_mismatch: 0, last_error: null });
     expect(await health(pair)).toMatchObject({ state: 'up', country_mismatch: 0 });
 

@@ -175,7 +175,7 @@ export class ProviderProber {
   /** A pass; flagged when the exit is not in the country it stands for (a wrong tag, or a template ignoring the region). */
   private judgeCountry(exit: ProbeExit, country: string | null, ms: number | null): Verdict {
     const mismatch = exit.asked !== null && country !== null && exit.asked !== country;
-    return { pass: true, facts: this.facts(ms, country, mismatch ? 1 : 0, mismatch ? `exit in ${country}, asked ${exit.asked}` : null) };
+    return { pass: true, facts: this.facts(ms, country, mismatch ? 1 : 0, mismatch ? 'COUNTRY_MISMATCH' : null) };
   }
 
   private facts(ms: number | null, country: string | null, mismatch: number, error: string | null): ProbeFacts {
