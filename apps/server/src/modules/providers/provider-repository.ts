@@ -1,5 +1,5 @@
 import type { ProviderBody, ProviderDto, ProviderHealth } from '@resi/contract';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable, type Transaction } from 'kysely';
 import type { Database, ProviderTable } from '../../db/schema';
 import { type Clock, iso } from '../../lib/clock';
 import type { SealedBox } from '../../lib/sealed-box';
@@ -62,6 +62,15 @@ export class ProviderRepository {
   async list(): Promise<ProviderDto[]> {
     const rows = await this.db.selectFrom('providers').selectAll().where('deleted_at', 'is', null).orderBy('priority').orderBy('id').execute();
     return this.toDtos(rows);
+  }
+
+  /**
+   * Holds the provider's row for the rest of the transaction (PostgreSQL; SQLite runs one write transaction at a
+   * time): a save reads the stored upstreams (for masked passwords) and the audit's "before" after any other
+   * save of the provider has committed, not before.
+   */
+  async lock(id: number, trx: Trx): Promise<void> {
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) await trx.selectFrom('providers').select('id').where('id', '=', id).forUpdate().execute();
   }
 
   async find(id: number, trx?: Trx): Promise<Row | undefined> {

@@ -43,6 +43,7 @@ export class ProviderService {
   update(id: number, body: ProviderBody, actor: Actor, t: Translate): Promise<ProviderDto> {
     this.check(body, t);
     return this.db.transaction().execute(async (trx) => {
+      await this.providers.lock(id, trx);
       const stored = await this.providers.find(id, trx);
       if (!stored) throw new AppError('NOT_FOUND');
       const before = await this.providers.dto(id, trx);
@@ -57,6 +58,7 @@ export class ProviderService {
 
   async remove(id: number, actor: Actor): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await this.providers.lock(id, trx);
       const before = await this.providers.dto(id, trx);
       await this.providers.remove(id, trx);
       await this.audit.write({ actorId: actor.id, action: 'provider.delete', target: `provider:${id}`, before: audited(before), ip: actor.ip }, trx);

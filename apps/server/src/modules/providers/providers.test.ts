@@ -131,6 +131,17 @@ describe.each(DIALECTS)('providers on %s', (dialect) => {
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
+  it('two saves of one provider at once leave one list, never both', async () => {
+    const body = (host: string, n: number) => ({ name: host, upstreams: Array.from({ length: n }, (_, i) => ({ url: `http://${host}:${8000 + i}` })), costPerGb: COST(t.config.CURRENCY) });
+    const created = await call(t.app, 'POST', '/api/manage/providers', { token: admin, body: body('first.test', 1) });
+    const id = created.body.data.id as number;
+    const saves = await Promise.all(['a.test', 'b.test', 'c.test', 'd.test'].map((host, i) => call(t.app, 'PUT', `/api/manage/providers/${id}`, { token: admin, body: body(host, 3 + i) })));
+    expect(saves.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const hosts = await t.db.db.selectFrom('upstreams').select('host').where('provider_id', '=', id).execute();
+    expect(new Set(hosts.map((h) => h.host)).size).toBe(1);
+    expect(hosts.length).toBe(3 + ['a.test', 'b.test', 'c.test', 'd.test'].indexOf(hosts[0]!.host));
+  });
+
   it('saves the supply settings: direct egress and the active probe', async () => {
     const saved = await call(t.app, 'POST', '/api/manage/supply', { token: admin, body: { directEgress: true, checkUrl: 'http://check.test/json', probeSeconds: 30 } });
     expect(saved.status).toBe(200);
