@@ -21,8 +21,10 @@ export interface FailoverDeps {
  * Dials a tunnel's exit (CONNECT and SOCKS5; docs/gateway.md#health-and-failover): each dial is counted for the
  * provider's health, and a dial that fails for the provider's fault — before the client has been answered — is
  * made once more through another healthy provider that serves the request's region. Both dials share one
- * connect timeout, so the client waits no longer than it would for one. `done` hears the meter key of the
- * exit that carries the tunnel (its provider's) and that exit.
+ * connect timeout, so the client waits no longer than it would for one: when another provider could take the
+ * retry, the first dial gets half of it, so a provider that swallows connections (no refusal, no answer) costs
+ * its clients half the timeout instead of all of it and a 504. `done` hears the meter key of the exit that
+ * carries the tunnel (its provider's).
  */
 export function dialWithFailover(
   d: FailoverDeps,
@@ -36,7 +38,9 @@ export function dialWithFailover(
   let cancel: () => void = () => undefined;
   const attempt = (exit: Exit) => {
     const started = Date.now();
-    cancel = dialExit(exit, host, port, Math.max(1, deadline - started), d.guard, (failure, socket) => {
+    const canRetry = !retried && exit.providerId !== undefined && d.chooser.servesWithout(a.params, exit.providerId);
+    const budget = canRetry ? Math.floor((deadline - started) / 2) : deadline - started;
+    cancel = dialExit(exit, host, port, Math.max(1, budget), d.guard, (failure, socket) => {
       d.health?.record(exit, failure, Date.now() - started);
       if (socket && !failure) return done(null, socket, keyOf(a.key, exit));
       if (!retried && exit.providerId !== undefined && isProviderFailure(failure) && deadline - Date.now() >= MIN_RETRY_MS) {

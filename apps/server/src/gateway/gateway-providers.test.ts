@@ -3,7 +3,7 @@ import { Server as ProxyChainServer } from 'proxy-chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/auth-flows';
 import { signedIn } from '../../test/commerce';
-import { HOST, basic, connectTunnel, exchange, socksConnect, startByteOrigin } from '../../test/gateway-fixtures';
+import { HOST, basic, connectTunnel, exchange, socksConnect, startByteOrigin, startSilentServer } from '../../test/gateway-fixtures';
 import { PROXY_PASSWORD, carried, gatewayCustomer, startTestGateway, until } from '../../test/store-gateway-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 import type { StoreGateway } from './store/store-gateway';
@@ -136,6 +136,29 @@ describe.each(DIALECTS)('gateway providers on %s', (dialect) => {
     await until(() => g.health.providerUp(ids[1]!) && far.health.providerUp(ids[1]!), 5000, 'both gateways to put it back');
     for (let i = 0; i < 10; i++) (await tunnel()).socket.destroy();
     expect(ups[1]!.tunnels()).toBe(3);
+  });
+
+  it('a provider that swallows connections costs a client half the connect timeout, then its breaker takes it out', async () => {
+    const silent = await startSilentServer();
+    try {
+      const res = await call(t.app, 'POST', '/api/manage/providers', { token: admin, body: provider('Silent', silent.port, 1000) });
+      const id = res.body.data.id as number;
+      const rotating = { account: c.username, country: null, state: null, city: null, session: null, lifeMinutes: 10 };
+      await until(() => [1, 2, 3, 4].some(() => (g.chooser.choose(rotating, 0) as { providerId?: number }).providerId === id), 5000, 'the gateway to load the new provider');
+      // Half of them go to the silent provider first (its weight is half the total): at least 5 in a row fail there.
+      const answers = await Promise.all(Array.from({ length: 16 }, () => tunnel()));
+      for (const x of answers) x.socket.destroy();
+      expect(answers.map((x) => x.status)).toEqual(Array(16).fill(200));
+      // Some went to the silent one first: they waited about half the timeout, never the whole.
+      expect(Math.max(...answers.map((x) => x.ms))).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS / 2 - 100);
+      expect(Math.max(...answers.map((x) => x.ms))).toBeLessThan(CONNECT_TIMEOUT_MS);
+      expect(g.health.providerUp(id)).toBe(false);
+      const after = await tunnel();
+      after.socket.destroy();
+      expect([after.status, after.ms < CONNECT_TIMEOUT_MS / 2]).toEqual([200, true]);
+    } finally {
+      await silent.close();
+    }
   });
 
   async function perProvider(): Promise<Map<number, number>> {

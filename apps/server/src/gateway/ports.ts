@@ -104,6 +104,8 @@ export interface ExitChooser {
    * exit just failed this request before it was answered (the one retry goes to another provider, or none).
    */
   choose(params: ProxyParams, accountId: number, avoid?: number): Exit | { refusal: 'NO_SUPPLY' };
+  /** Whether another healthy provider than `avoid` serves these parameters (a failed dial would have somewhere to go). */
+  servesWithout(params: ProxyParams, avoid: number): boolean;
 }
 
 /** Bytes one account moved in one hour through one country's exits since the last flush. */

@@ -177,6 +177,10 @@ export class UpstreamExitChooser implements ExitChooser {
     return exit;
   }
 
+  servesWithout(params: ProxyParams, avoid: number): boolean {
+    return this.tierOf(params, `${params.country ?? ''}|${params.state ?? ''}|${params.city ?? ''}`, avoid) !== null;
+  }
+
   /** Sticky sessions currently held (for tests and metrics). */
   get sessions(): number {
     return this.sticky.size;

@@ -76,8 +76,9 @@ export interface StoreGatewayOptions {
 export interface StoreGateway {
   gateway: Gateway;
   cache: AccountCache;
-  /** What this process knows of the providers' health (tests, metrics). */
+  /** What this process knows of the providers' health, and its exit chooser (tests, metrics). */
   health: ProviderHealth;
+  chooser: UpstreamExitChooser;
   stop(): Promise<void>;
 }
 
@@ -200,6 +201,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
     gateway,
     cache,
     health,
+    chooser,
     async stop() {
       unsubscribe?.();
       clearInterval(timer);
