@@ -14,6 +14,14 @@ export async function getGoods(): Promise<Goods> {
 
 export const goodsQueryOptions = () => queryOptions({ queryKey: ['goods'], queryFn: getGoods });
 
+/**
+ * The shop's currency: the catalogue's prices carry it (the console is told it nowhere else). Null when nothing is
+ * for sale.
+ */
+export function shopCurrency(goods: Goods): string | null {
+  return goods.packages[0]?.currency ?? goods.staticPrices[0]?.currency ?? null;
+}
+
 export function useGoods() {
   return useQuery(goodsQueryOptions());
 }

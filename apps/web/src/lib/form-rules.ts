@@ -34,11 +34,12 @@ export function schemaRule(schema: FieldSchema | LazyFieldSchema, t: TFunction, 
 
 /**
  * A number field checked by the contract's schema, after converting what is typed (GB, dollars) into the
- * unit the API takes (bytes, cents), so the limits stay the server's. Empty is "required".
+ * unit the API takes (bytes, cents), so the limits stay the server's. Empty is "required", unless `optional`.
  */
-export function numberRule(schema: FieldSchema, t: TFunction, convert: (value: number) => number = (v) => v): FormRule {
+export function numberRule(schema: FieldSchema, t: TFunction, convert: (value: number) => number = (v) => v, { optional = false } = {}): FormRule {
   return {
     validator: async (_rule, value: unknown) => {
+      if (optional && (value === null || value === undefined)) return;
       if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(t('validation.required'));
       const result = schema.safeParse(convert(value));
       if (!result.success) throw new Error(issueText(result.error.issues[0]?.message, t));

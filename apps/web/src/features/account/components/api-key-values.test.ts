@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { allowlistLines, createApiKeyRequest, curlExample, shopCurrency } from './api-key-values';
+import { shopCurrency } from '@/api/get-goods';
+import { allowlistLines, createApiKeyRequest, curlExample } from './api-key-values';
 
 describe('API key form values', () => {
   it('sends the expiry as the end of the chosen day, an ISO instant the contract accepts', () => {

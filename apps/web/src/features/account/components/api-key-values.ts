@@ -1,6 +1,5 @@
 import type { ApiKeyScope, CreateApiKeyBody } from '@resi/contract';
 import type { Dayjs } from 'dayjs';
-import type { Goods } from '@/api/get-goods';
 import { API_PREFIX } from '@/lib/constants';
 import { toMinorUnits } from '@/lib/format';
 
@@ -32,14 +31,6 @@ export function createApiKeyRequest(values: ApiKeyFormValues, currency: string):
   if (allowlist.length > 0) body.allowlist = allowlist;
   if (values.scopes.includes('buy') && typeof values.dailySpendCap === 'number') body.dailySpendCap = toMinorUnits(values.dailySpendCap, currency);
   return body;
-}
-
-/**
- * The shop's currency, which the spend cap is counted in: the catalogue's prices carry it (customers are told it
- * nowhere else). Null when nothing is for sale, and then there is nothing a key could buy either.
- */
-export function shopCurrency(goods: Goods): string | null {
-  return goods.packages[0]?.currency ?? goods.staticPrices[0]?.currency ?? null;
 }
 
 /** A first call a program could make with the key, as shown beside it: its traffic balance, which `read` allows. */

@@ -3,7 +3,7 @@ import { API_KEYS_MAX, normalizeLang, type ApiKeyDto, type CreatedApiKeyDto } fr
 import { Button, Popconfirm, Tag, type TableColumnsType } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useGoods } from '@/api/get-goods';
+import { shopCurrency, useGoods } from '@/api/get-goods';
 import { ApiKeyLastUsedCell, ApiKeyNameCell, ApiKeyScopeTags } from '@/components/api-key-cells';
 import { combineQueries } from '@/components/query-state';
 import { useActionsPin } from '@/hooks/use-actions-pin';
@@ -13,7 +13,6 @@ import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 import { ApiKeySecretModal } from './api-key-secret-modal';
 import { CappedListCard } from './capped-list-card';
-import { shopCurrency } from './api-key-values';
 
 // The form (with antd's date picker) is fetched when first opened: most visits to Personal info make no key.
 const ApiKeyCreateModal = lazy(() => import('./api-key-create-modal').then((m) => ({ default: m.ApiKeyCreateModal })));

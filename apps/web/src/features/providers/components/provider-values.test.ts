@@ -1,7 +1,8 @@
 import { providerBody, type ProviderDto } from '@resi/contract';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { fieldOfIssue, newProviderValues, normalizeRegions, providerInput, providerValues, shopCurrency } from './provider-values';
+import { shopCurrency } from '@/api/get-goods';
+import { fieldOfIssue, newProviderValues, normalizeRegions, providerInput, providerValues } from './provider-values';
 
 const dto: ProviderDto = {
   id: 3,

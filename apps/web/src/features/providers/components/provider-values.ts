@@ -1,6 +1,5 @@
 import type { ProviderBody, ProviderDto } from '@resi/contract';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { Goods } from '@/api/get-goods';
 import { fromMinorUnits, toMinorUnits } from '@/lib/format';
 import { formatUpstreamLines, parseUpstreamLines, type UpstreamLineError } from './upstream-lines';
 
@@ -29,14 +28,6 @@ export interface ProviderValues {
 /** Today as a UTC calendar day (the cost's `from` is a UTC date), at local midnight so the picker shows that day. */
 export function utcToday(): Dayjs {
   return dayjs(new Date().toISOString().slice(0, 10));
-}
-
-/**
- * The shop's currency, for a first provider's cost: the catalogue's prices carry it. Null when nothing is for
- * sale: the operator then types it.
- */
-export function shopCurrency(goods: Goods): string | null {
-  return goods.packages[0]?.currency ?? goods.staticPrices[0]?.currency ?? null;
 }
 
 export function newProviderValues(currency: string): ProviderValues {

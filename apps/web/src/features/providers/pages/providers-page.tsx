@@ -2,11 +2,11 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Flex } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useGoods } from '@/api/get-goods';
+import { shopCurrency, useGoods } from '@/api/get-goods';
 import { combineQueries, QueryState } from '@/components/query-state';
 import { useProviders } from '../api/get-providers';
 import { ProviderFormModal, type ProviderEditing } from '../components/provider-form-modal';
-import { newProviderValues, providerValues, shopCurrency } from '../components/provider-values';
+import { newProviderValues, providerValues } from '../components/provider-values';
 import { ProvidersTable } from '../components/providers-table';
 import { SupplySettingsCard } from '../components/supply-settings-card';
 

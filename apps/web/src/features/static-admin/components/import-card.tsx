@@ -1,8 +1,10 @@
 import { staticImportBody, type StaticImportLine, type StaticImportResult } from '@resi/contract';
-import { Alert, Button, Card, Form, Input, Select, Table, Tag } from 'antd';
+import { Alert, Button, Card, Form, Input, InputNumber, Select, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { shopCurrency, useGoods } from '@/api/get-goods';
 import { numberRule, optionalText, schemaRule } from '@/lib/form-rules';
+import { currencyDigits, toMinorUnits } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { useImportStaticInventory } from '../api/import-static-inventory';
 import type { Namer } from './static-names';
@@ -11,6 +13,8 @@ interface ImportValues {
   regionId: number;
   businessIds?: number[];
   isp?: string;
+  /** Major units of the shop currency. */
+  costPerMonth?: number | null;
   lines: string;
 }
 
@@ -35,10 +39,15 @@ export function ImportCard({ names }: { names: Namer }) {
   const [form] = Form.useForm<ImportValues>();
   const importer = useImportStaticInventory();
   const [outcome, setOutcome] = useState<{ result: StaticImportResult; message: string } | null>(null);
+  // The IPs' monthly cost is entered in the shop currency, which the catalogue's prices carry; unknown (nothing for
+  // sale, or the catalogue not answering), the field is left out and the IPs cost 0 until edited.
+  const goods = useGoods();
+  const currency = goods.data ? shopCurrency(goods.data) : null;
 
   const submit = (values: ImportValues) => {
+    const cost = currency !== null && values.costPerMonth != null ? { costPerMonth: toMinorUnits(values.costPerMonth, currency) } : {};
     importer.mutate(
-      { regionId: values.regionId, businessIds: values.businessIds ?? [], isp: optionalText(values.isp), lines: values.lines },
+      { regionId: values.regionId, businessIds: values.businessIds ?? [], isp: optionalText(values.isp), lines: values.lines, ...cost },
       {
         onSuccess: (res) => {
           setOutcome({ result: res.data, message: res.message ?? '' });
@@ -62,6 +71,16 @@ export function ImportCard({ names }: { names: Namer }) {
           <Form.Item name="isp" label={t('staticAdmin.fields.isp')} rules={[schemaRule(staticImportBody.shape.isp, t, { optional: true })]}>
             <Input maxLength={100} data-testid="import-isp" />
           </Form.Item>
+          {currency !== null && (
+            <Form.Item
+              name="costPerMonth"
+              label={t('staticAdmin.fields.costPerMonth', { currency })}
+              extra={t('staticAdmin.fields.costPerMonthHint')}
+              rules={[numberRule(staticImportBody.shape.costPerMonth, t, (v) => toMinorUnits(v, currency), { optional: true })]}
+            >
+              <InputNumber min={0} precision={currencyDigits(currency)} className="full-width" data-testid="import-cost" />
+            </Form.Item>
+          )}
         </div>
         <Form.Item
           name="lines"

@@ -57,6 +57,8 @@ function stubServer() {
       switch (key) {
         case 'GET /api/manage/static-region':
           return Response.json({ data: { items: [{ id: 1, country: 'DE', city: null, name: name('Germany'), sort: 0, enabled: true }] } });
+        case 'GET /api/goods':
+          return Response.json({ data: { packages: [], staticPrices: [{ id: 1, regionId: 1, businessId: 2, days: 30, price: 900, currency: 'USD' }] } });
         case 'GET /api/manage/business':
           return Response.json({ data: { items: [{ id: 2, code: 'ecommerce', name: name('E-commerce'), sort: 0, enabled: true }] } });
         case 'GET /api/manage/static-inventory/board':
@@ -150,6 +152,8 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     fireEvent.mouseDown(within(card).getAllByRole('combobox')[0]!);
     fireEvent.click(await screen.findByTitle('Germany', {}, waitLong));
     fireEvent.change(within(card).getByTestId('import-lines'), { target: { value: 'http://u:p@198.51.100.1:8000\nnot a line' } });
+    // The monthly cost is typed in the shop currency's major units and sent in minor units.
+    fireEvent.change(await within(card).findByTestId('import-cost', {}, waitLong), { target: { value: '7.25' } });
     fireEvent.click(within(card).getByTestId('import-submit'));
 
     const results = await screen.findByTestId('import-results', {}, waitLong);
@@ -162,7 +166,7 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     // The taken line leaves the box with its password; the invalid one stays to be fixed.
     expect((within(card).getByTestId('import-lines') as HTMLTextAreaElement).value).toBe('not a line');
     const post = server.calls.find((c) => c.method === 'POST');
-    expect(post?.body).toEqual({ regionId: 1, businessIds: [], lines: 'http://u:p@198.51.100.1:8000\nnot a line' });
+    expect(post?.body).toEqual({ regionId: 1, businessIds: [], lines: 'http://u:p@198.51.100.1:8000\nnot a line', costPerMonth: 725 });
     // The list and the board are asked again: the import changed both.
     await waitFor(() => expect(server.calls.filter((c) => c.path === '/api/manage/static-inventory/board').length).toBe(2), waitLong);
   });
