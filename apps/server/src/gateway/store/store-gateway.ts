@@ -17,7 +17,7 @@ import { AccountCache } from './account-cache';
 import { AccountCacheRepository } from './account-cache-repository';
 import { chooserSupply } from './chooser-supply';
 import { LoginFailureRepository } from './login-failure-repository';
-import { ProviderHealthRepository } from './provider-health-repository';
+import { GatewayHealthRepository } from './gateway-health-repository';
 import { ReservationRepository } from './reservation-repository';
 import { UsageRepository } from './usage-repository';
 
@@ -106,7 +106,7 @@ export async function startStoreGateway(o: StoreGatewayOptions): Promise<StoreGa
   });
   const providers = new ProviderRepository(o.db, o.clock, new SealedBox(o.appSecret, SEAL_LABELS.upstreamPassword));
   const settingsRepo = new SupplySettingsRepository(o.db, o.clock);
-  const healthRepo = new ProviderHealthRepository(o.db, o.clock);
+  const healthRepo = new GatewayHealthRepository(o.db, o.clock);
   const now = () => o.clock.now().getTime();
   const health = new ProviderHealth({
     policy: o.breaker,

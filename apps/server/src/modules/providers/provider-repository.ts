@@ -27,13 +27,6 @@ export interface SupplyProvider {
   upstreams: { id: string; url: string; country: string | null; state: string | null; city: string | null }[];
 }
 
-export interface StoredHealth {
-  providerId: number;
-  state: 'up' | 'down' | 'probing';
-  since: string;
-  retryAt: string | null;
-}
-
 const DEFAULT_HEALTH: ProviderHealth = {
   state: 'up',
   successRate: null,
@@ -160,12 +153,6 @@ export class ProviderRepository {
           city: r.city,
         })),
     }));
-  }
-
-  /** The shared breaker states (docs/gateway.md#health-and-failover). */
-  async healthStates(): Promise<StoredHealth[]> {
-    const rows = await this.db.selectFrom('provider_health').select(['provider_id', 'state', 'since', 'retry_at']).execute();
-    return rows.map((r) => ({ providerId: r.provider_id, state: r.state, since: r.since, retryAt: r.retry_at }));
   }
 
   private async replaceUpstreams(providerId: number, upstreams: UpstreamColumns[], trx: Trx): Promise<void> {

@@ -62,8 +62,11 @@ export class ProviderHealthRepository {
     return Number(done.numUpdatedRows) === 1;
   }
 
-  /** A provider that is not down failed its probe: down now, retried at `retryAt`; false when it was down already. */
-  async takeDown(providerId: number, at: string, retryAt: string, facts: ProbeFacts): Promise<boolean> {
+  /**
+   * A provider that is not down failed its probe, or a gateway's breaker tripped on it (then only `last_error` is
+   * known): down now, retried at `retryAt`; false when it was down already (its first `since` and retry stay).
+   */
+  async takeDown(providerId: number, at: string, retryAt: string, facts: Pick<ProbeFacts, 'last_error'> & Partial<ProbeFacts>): Promise<boolean> {
     const down = { ...facts, state: 'down' as const, since: at, retry_at: retryAt };
     const rows = await this.db
       .insertInto('provider_health')

@@ -1,14 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { type Clock, iso } from '../../lib/clock';
+import { ProviderHealthRepository } from '../../modules/providers/probe/provider-health-repository';
 import type { HealthWindow, SharedHealth } from '../provider-health';
 
 /** Where a gateway process shares what it sees of the providers (docs/gateway.md#health-and-failover). */
-export class ProviderHealthRepository {
+export class GatewayHealthRepository {
+  private readonly rows: ProviderHealthRepository;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.rows = new ProviderHealthRepository(db);
+  }
 
   /** Every provider's shared state (no row: up). */
   async states(): Promise<SharedHealth[]> {
@@ -18,16 +23,11 @@ export class ProviderHealthRepository {
 
   /**
    * A breaker tripped here: the provider is down for every process until the prober puts it back after
-   * `pauseMs`. A provider already down keeps its first `since` and retry time.
+   * `pauseMs` (the same take-down a failed probe makes). A provider already down keeps its first `since` and retry time.
    */
   async markDown(providerId: number, error: string | null, pauseMs: number): Promise<void> {
     const now = this.clock.now();
-    const row = { state: 'down' as const, since: iso(now), retry_at: iso(new Date(now.getTime() + pauseMs)), last_error: error };
-    await this.db
-      .insertInto('provider_health')
-      .values({ provider_id: providerId, ...row })
-      .onConflict((oc) => oc.column('provider_id').doUpdateSet(row).where('provider_health.state', '<>', 'down'))
-      .execute();
+    await this.rows.takeDown(providerId, iso(now), iso(new Date(now.getTime() + pauseMs)), { last_error: error });
   }
 
   /** This process's windows, one row per provider and gateway (the admin sums the fresh ones). */
