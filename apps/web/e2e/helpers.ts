@@ -93,10 +93,16 @@ export async function dialogOpened(dialog: Locator): Promise<void> {
   await expect(dialog).not.toHaveClass(/-(appear|enter)(\s|$|-)/);
 }
 
-/** Chooses a payment method in a checkout with one click and checks it shows as chosen: a lost click fails here. */
+/**
+ * Chooses a payment method in a checkout with one click and checks it shows as chosen: a lost click fails here.
+ * Every checkout is a dialog, so it is pressed once the dialog has finished zooming open (dialogOpened): a CI
+ * run pressed a method while the dialog was held small before its zoom, and the press reached nothing.
+ */
 export async function choosePayMethod(scope: Locator, method: 'sandbox' | 'manual'): Promise<void> {
+  const page = scope.page();
+  await dialogOpened(page.locator('.ant-modal', { has: scope }));
   // `has` is matched inside each label, so it names the option from the page, not from `scope`.
-  const radio = scope.locator('label', { has: scope.page().getByTestId(`pay-method-${method}`) }).locator('input[type=radio]');
+  const radio = scope.locator('label', { has: page.getByTestId(`pay-method-${method}`) }).locator('input[type=radio]');
   await scope.getByTestId(`pay-method-${method}`).click();
   await expect(radio).toBeChecked();
 }
