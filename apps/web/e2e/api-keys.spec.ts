@@ -55,6 +55,7 @@ test('a key made on Personal info reads the traffic, is refused proxies, and sto
   await keepScreenshot(page, 'api-keys/personal-en-1440');
 
   await row.getByTestId('api-key-revoke').click();
+  await dialogOpened(page.locator('.ant-popconfirm', { has: page.getByTestId('api-key-revoke-ok') }));
   await page.getByTestId('api-key-revoke-ok').click();
   await expect(card).toContainText('You have no API key yet.');
   const revoked = await request.get('/api/traffic', { headers: asProgram });

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, keepScreenshot, openWithSession } from './helpers';
+import { apiLogin, dialogOpened, keepScreenshot, openWithSession } from './helpers';
 
 // Proxies for programs (issue 23): on Get Proxy the customer allowlists this browser's address with one click,
 // makes an extraction key and tries the link right there; the host:port lines it answers carry a curl with no
@@ -57,6 +57,7 @@ test('a program gets in by its address: allowlist this browser, make a key, try 
 
   // Removed from the allowlist, the same link answers lines that carry the password.
   await entry.getByTestId('allowlist-remove').click();
+  await dialogOpened(page.locator('.ant-popconfirm'));
   await page.locator('.ant-popconfirm').getByRole('button', { name: 'Remove' }).click();
   await expect(allowlist).toContainText('No address yet');
   await link.getByTestId('api-link-try').click();

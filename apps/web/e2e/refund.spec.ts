@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choosePayMethod, openWithSession, settled } from './helpers';
+import { apiLogin, apiRegister, choosePayMethod, dialogOpened, openWithSession, settled } from './helpers';
 
 // Refunds end to end: a customer buys traffic with the sandbox, an admin refunds the order from the order desk
 // with a note, and the customer's Recharge Details shows it refunded with the traffic gone. Serial: one store.
@@ -74,6 +74,7 @@ test('a customer buys traffic with the sandbox; the admin refunds it with a note
   await expect(modal).toContainText(email);
   await expect(modal.getByTestId('refund-take-back')).toContainText('Unused traffic of this order: 10 GB');
   // The note is required: nothing is sent without it.
+  await dialogOpened(admin.locator('.ant-modal', { has: admin.getByTestId('refund-submit') }));
   await modal.getByTestId('refund-submit').click();
   await expect(modal.locator('.ant-form-item-explain-error')).toBeVisible();
   await modal.getByTestId('refund-note').fill('Refunded in the sandbox dashboard');

@@ -1,6 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choose, keepScreenshot, openWithSession } from './helpers';
+import { apiLogin, apiRegister, choose, dialogOpened, keepScreenshot, openWithSession } from './helpers';
 import { expectLocalizedPage } from './localized';
 
 // Fresh store per run (e2e-server.mjs): these documentation addresses (RFC 5737) are new to it.
@@ -90,6 +90,7 @@ test('an admin grants a static IP to a customer from the order desk', async ({ p
 
   await page.getByTestId('open-static-grant').click();
   const modal = page.getByTestId('static-grant-modal');
+  await dialogOpened(page.locator('.ant-modal', { has: page.getByTestId('grant-submit') }));
   await modal.getByTestId('recharge-user').click();
   await modal.getByTestId('recharge-user').locator('input').fill(email);
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: email }).click();

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, choose, choosePayMethod, confirmDialog, keepScreenshot, openWithSession } from './helpers';
+import { apiLogin, apiRegister, choose, choosePayMethod, confirmDialog, dialogOpened, keepScreenshot, openWithSession } from './helpers';
 
 // Static residential IPs as a customer uses them: bought and paid with the sandbox, listed with their
 // lines, one renewed through the checkout, the other replaced. The steps share the customer and the store.
@@ -162,6 +162,7 @@ test('the customer replaces the other IP with a reason: a new exit, no replaceme
   await row.getByTestId('static-replace').click();
   const modal = page.getByTestId('replace-modal');
   await expect(modal.getByTestId('replace-quota')).toContainText('Replacements left for this IP: 1');
+  await dialogOpened(page.locator('.ant-modal', { has: page.getByTestId('replace-submit') }));
   await choose(page, modal.getByTestId('replace-reason'), 'Blocked by a site');
   await modal.getByTestId('replace-note').fill('Blocked by the shop since Monday');
   await page.getByTestId('replace-submit').click();

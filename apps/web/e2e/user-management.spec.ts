@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { E2E } from './e2e-env';
-import { apiLogin, apiRegister, confirmDialog, openWithSession, settled } from './helpers';
+import { apiLogin, apiRegister, confirmDialog, dialogOpened, openWithSession, settled } from './helpers';
 
 // One customer managed end to end by the admin; the steps share them, so they run in order.
 test.describe.configure({ mode: 'serial' });
@@ -100,8 +100,10 @@ test('an admin disables, enables, resets the password of and promotes a customer
 
   // Reset with a generated password, shown once; the customer logs in with it.
   await drawer.getByTestId('user-reset-password').click();
+  await dialogOpened(page.locator('.ant-modal', { has: page.getByTestId('reset-submit') }));
   await page.getByTestId('reset-submit').click();
   const generatedBox = page.locator('.ant-modal', { hasText: 'Generated password' });
+  await dialogOpened(generatedBox);
   const generated = (await generatedBox.locator('.mono').innerText()).trim();
   expect(generated).toMatch(/^[A-Za-z0-9]{16}$/);
   // The reset is done: the only way on is to close, no Cancel as if it could be undone.
