@@ -327,6 +327,19 @@ export async function startSilentServer(): Promise<{ port: number; close: () => 
 
 export const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
 
+/** A plain HTTP GET through the gateway: status and reason header. */
+export function plainGet(port: number, url: string, auth: string): Promise<{ status: number; reason: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: HOST, port, path: url, agent: false, headers: { 'proxy-authorization': auth } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, reason: res.headers['x-gateway-reason'] as string | undefined, body }));
+      })
+      .on('error', reject);
+  });
+}
+
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string>;

@@ -3,7 +3,7 @@ import { Server as ProxyChainServer } from 'proxy-chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/auth-flows';
 import { signedIn } from '../../test/commerce';
-import { HOST, basic, connectTunnel, exchange, socksConnect, startByteOrigin, startSilentServer } from '../../test/gateway-fixtures';
+import { HOST, basic, closedPort, connectTunnel, exchange, plainGet, socksConnect, startByteOrigin, startHttpOrigin, startSilentServer } from '../../test/gateway-fixtures';
 import { PROXY_PASSWORD, carried, gatewayCustomer, startTestGateway, until } from '../../test/store-gateway-kit';
 import { DIALECTS, type TestApp, createTestApp } from '../../test/test-app';
 import type { StoreGateway } from './store/store-gateway';
@@ -158,6 +158,27 @@ describe.each(DIALECTS)('gateway providers on %s', (dialect) => {
       expect([after.status, after.ms < CONNECT_TIMEOUT_MS / 2]).toEqual([200, true]);
     } finally {
       await silent.close();
+    }
+  });
+
+  it('plain HTTP through a provider that refuses is answered 502 and counted: its fifth failure takes it out, the next requests go elsewhere', async () => {
+    const web = await startHttpOrigin();
+    try {
+      const res = await call(t.app, 'POST', '/api/manage/providers', { token: admin, body: provider('Refusing', await closedPort(), 1000) });
+      const id = res.body.data.id as number;
+      const rotating = { account: c.username, country: null, state: null, city: null, session: null, lifeMinutes: 10 };
+      await until(() => (g.chooser.choose(rotating, 0) as { providerId?: number }).providerId === id, 5000, 'the gateway to load the new provider');
+      const answers = [];
+      // One at a time: plain HTTP has no failover (a request's body may be gone), so each one sent there fails.
+      for (let i = 0; i < 30; i++) answers.push(await plainGet(g.gateway.httpPort, `http://${HOST}:${web.port}/bytes/10`, basic(c.username, PROXY_PASSWORD)));
+      // Half the weight: about every other request until its breaker trips on the fifth refusal in a row, never after.
+      expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.reason])).toEqual(Array(5).fill([502, 'UPSTREAM_REFUSED']));
+      expect(answers.slice(-10).map((a) => [a.status, a.body.length])).toEqual(Array(10).fill([200, 10]));
+      expect(g.health.providerUp(id)).toBe(false);
+      const row = await until(() => t.db.db.selectFrom('provider_health').selectAll().where('provider_id', '=', id).executeTakeFirst(), 5000, 'the shared down');
+      expect([row.state, row.last_error]).toEqual(['down', 'UPSTREAM_REFUSED']);
+    } finally {
+      await web.close();
     }
   });
 

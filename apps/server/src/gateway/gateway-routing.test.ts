@@ -9,6 +9,7 @@ import {
   closedPort,
   connectTunnel,
   exchange,
+  plainGet,
   socksConnect,
   startByteOrigin,
   startGateway,
@@ -19,19 +20,6 @@ import {
 } from '../../test/gateway-fixtures';
 import { SOCKS_REPLY } from './statuses';
 import { UpstreamExitChooser } from './upstream-exit-chooser';
-
-/** A plain HTTP GET through the gateway: status and reason header. */
-function plainGet(port: number, url: string, auth: string): Promise<{ status: number; reason: string | undefined; body: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: HOST, port, path: url, agent: false, headers: { 'proxy-authorization': auth } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, reason: res.headers['x-gateway-reason'] as string | undefined, body }));
-      })
-      .on('error', reject);
-  });
-}
 
 describe('routing through three local upstreams tagged US, DE, JP', () => {
   let origin: Awaited<ReturnType<typeof startByteOrigin>>;

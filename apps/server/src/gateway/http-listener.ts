@@ -26,7 +26,7 @@ export interface HttpListenerOptions {
   port: number;
   authority: GatewayAuthority;
   chooser: ExitChooser;
-  /** Providers' passive health (provider-health.ts): each tunnel's dial is counted; null: not kept. */
+  /** Providers' passive health (provider-health.ts): each tunnel's dial and plain request is counted; null: not kept. */
   health: ProviderHealth | null;
   live: LiveConnections;
   connectTimeoutMs: number;
@@ -217,6 +217,7 @@ export class HttpListener {
     const res = request.response!;
     // Heads count against the account's byte budget now, bodies as they are written (plain-exchange.ts).
     res.setCharge(this.opts.live.chargeOf(request.socket), HEADS_ESTIMATE, this.opts.live);
+    if (this.opts.health && a.exit.providerId !== undefined) res.countFor(this.opts.health, a.exit);
     if (a.exit.kind === 'direct') {
       // A name is checked by the lookup the direct agent's new connection resolves it with (kept-alive ones were checked when made).
       return { agent: this.agents.direct, proxy: null, lookup: guard.lookupWith(() => (res.dialFailure = 'DESTINATION_FORBIDDEN')) };

@@ -2,6 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayRequest, GatewayResponse, PlainSocket } from './plain-exchange';
+import { ProviderHealth } from './provider-health';
 
 /** A server with the gateway's request/response classes whose handler is given by each test. */
 async function serve(onRequest: (req: GatewayRequest, res: GatewayResponse, plain: PlainSocket) => void): Promise<{ port: number; close: () => Promise<void> }> {
@@ -63,6 +64,25 @@ describe('plain request bookkeeping', () => {
     expect(text.match(/UPSTREAM_TIMEOUT: /g)).toHaveLength(2);
     // The deadline (300 ms) is swept every 250 ms.
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  });
+
+  it("counts a request that timed out against its provider only while the exit's connection was still being made", async () => {
+    const health = new ProviderHealth();
+    const s = await serve((req, res, plain) => {
+      res.track(plain, 300);
+      res.countFor(health, { kind: 'upstream', id: 'upstream-1', url: 'http://provider.test:8000', providerId: 7 });
+      // The forwarded request as the deadline finds it: its socket to the exit still connecting (/connecting), or
+      // connected and waiting for the origin's answer through the provider (/waiting).
+      res.upstream = { socket: { connecting: req.url!.endsWith('/connecting') }, destroyed: true } as unknown as http.ClientRequest;
+      req.resume();
+    });
+    closeServer = s.close;
+    const timedOut = (t: string) => t.includes('UPSTREAM_TIMEOUT: ');
+    await Promise.all([
+      exchange(s.port, 'GET http://a.test/connecting HTTP/1.1\r\nHost: a.test\r\n\r\n', timedOut),
+      exchange(s.port, 'GET http://a.test/waiting HTTP/1.1\r\nHost: a.test\r\n\r\n', timedOut),
+    ]);
+    expect(health.windows().map((w) => [w.providerId, w.attempts, w.failures])).toEqual([[7, 1, 1]]);
   });
 
   it('leaves a response that was answered in time alone, and settles the socket at a clean boundary', async () => {

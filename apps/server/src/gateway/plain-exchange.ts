@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { Deadline } from './deadlines';
+import type { Exit } from './ports';
+import type { ProviderHealth } from './provider-health';
 import { type DialFailure, REASON_HEADER, STATUSES } from './statuses';
 
 /*
@@ -105,6 +107,20 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
   onFailure: ((failure: DialFailure) => void) | null = null;
   /** The forwarded request (plain-forward.ts): dropped when this response closes first. */
   upstream: http.ClientRequest | null = null;
+  /** Where the outcome is counted for its provider's passive health (provider-health.ts); null: not a provider's exit. */
+  private health: ProviderHealth | null = null;
+  private exit: Exit | null = null;
+
+  /** This request goes out through a provider's exit: its outcome counts for the provider's health. */
+  countFor(health: ProviderHealth, exit: Exit): void {
+    this.health = health;
+    this.exit = exit;
+  }
+
+  /** The exit answered with a head (any status but an upstream's own 407): its provider did its part. */
+  answered(): void {
+    if (this.health) this.health.record(this.exit!, null, null);
+  }
 
   /** From now on the body is charged; `heads`: what this exchange's request and answer heads count as. */
   setCharge(charge: Charge | null, heads: number, carryOn: CarryOn): void {
@@ -154,9 +170,14 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
     this.plain.await(this);
   }
 
-  /** The deadline passed. */
+  /**
+   * The deadline passed. It counts against the provider only while its connection was still being made: once
+   * connected, the wait may be the origin's (a slow site behind a working provider), which is not the provider's
+   * fault. A provider that accepts and never answers is caught by tunnels' dials and by the probes.
+   */
   late(): void {
     if (this.headersSent || this.writableEnded) return;
+    if (this.upstream?.socket?.connecting !== true) this.health = null;
     this.fail('UPSTREAM_TIMEOUT');
   }
 
@@ -196,6 +217,8 @@ export class GatewayResponse extends http.ServerResponse<GatewayRequest> {
     const reason = this.dialFailure ?? failure;
     const s = STATUSES[reason];
     this.onFailure?.(reason);
+    // Counted only when it is the provider's (refused, unreachable, its handshake or credentials): provider-health.ts.
+    if (this.health) this.health.record(this.exit!, reason, null);
     this.statusCode = s.http;
     this.setHeader(REASON_HEADER, reason);
     this.setHeader('content-type', 'text/plain; charset=utf-8');

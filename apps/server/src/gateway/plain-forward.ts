@@ -68,6 +68,7 @@ function onAnswer(res: GatewayResponse, answer: http.IncomingMessage, viaProxy: 
     answer.resume();
     return res.fail(status === 407 ? 'UPSTREAM_AUTH' : 'UPSTREAM_ERROR');
   }
+  res.answered();
   if (res.writableEnded || res.destroyed) return void answer.resume();
   const headers = forwardedHeaders(answer.rawHeaders);
   try {

@@ -49,8 +49,8 @@ class Breaker {
     private readonly keepLatencies: boolean,
   ) {}
 
-  /** Returns true when this outcome changed the state. */
-  record(now: number, failure: DialFailure | null, latencyMs: number): boolean {
+  /** Returns true when this outcome changed the state. `latencyMs` null: a success without a connect time (plain HTTP). */
+  record(now: number, failure: DialFailure | null, latencyMs: number | null): boolean {
     const slice = this.slice(now);
     slice.attempts++;
     if (failure) {
@@ -59,7 +59,7 @@ class Breaker {
       this.lastError = failure;
     } else {
       this.inARow = 0;
-      if (slice.latencies) slice.latencies[bucketOf(latencyMs)]!++;
+      if (slice.latencies && latencyMs !== null) slice.latencies[bucketOf(latencyMs)]!++;
     }
     if (this.state === 'trial') {
       if (failure) this.trip(now);
@@ -187,8 +187,11 @@ export class ProviderHealth implements HealthView {
     return this.upstreams.get(upstreamId)?.state !== 'down';
   }
 
-  /** One dial through `exit`: a provider's failure, or a success (`failure` null) with its connect time. A target's failure is not counted. */
-  record(exit: Exit, failure: DialFailure | null, latencyMs: number): void {
+  /**
+   * One dial through `exit`: a provider's failure, or a success (`failure` null) with its connect time (null for a
+   * plain request's answer, whose time is the origin's too). A target's failure is not counted.
+   */
+  record(exit: Exit, failure: DialFailure | null, latencyMs: number | null): void {
     if (exit.providerId === undefined || (failure !== null && !isProviderFailure(failure))) return;
     const now = this.now();
     let provider = this.providers.get(exit.providerId);
