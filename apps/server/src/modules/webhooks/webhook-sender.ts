@@ -11,6 +11,20 @@ export interface SendOutcome {
   response: string | null;
   /** Why there was no answer. */
   error: string | null;
+  /** A 429's or 503's `Retry-After` (RFC 9110 §10.2.3), as sent: when the receiver asks to be tried again. */
+  retryAfter?: string;
+}
+
+/**
+ * How long a `Retry-After` asks to wait from `nowMs`: delay-seconds or an HTTP-date (RFC 9110 §10.2.3); null when
+ * there is none or it cannot be read. Two forms of one header: no library for it was worth a dependency.
+ */
+export function retryAfterMs(value: string | undefined, nowMs: number): number | null {
+  const v = value?.trim();
+  if (!v) return null;
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
 }
 
 export interface SignedDelivery {
@@ -76,7 +90,8 @@ export class WebhookSender {
       const req = lib.request(url, { method: 'POST', headers, agent: false, ...(this.destinations.lookup ? { lookup: this.destinations.lookup } : {}) }, (res) => {
         const chunks: Buffer[] = [];
         let kept = 0;
-        const done = () => finish({ statusCode: res.statusCode ?? null, response: text(Buffer.concat(chunks)), error: null });
+        const retryAfter = res.statusCode === 429 || res.statusCode === 503 ? res.headers['retry-after'] : undefined;
+        const done = () => finish({ statusCode: res.statusCode ?? null, response: text(Buffer.concat(chunks)), error: null, ...(retryAfter ? { retryAfter } : {}) });
         res.on('data', (chunk: Buffer) => {
           if (kept < RESPONSE_KEEP) {
             chunks.push(chunk.subarray(0, RESPONSE_KEEP - kept));

@@ -18,13 +18,20 @@ import { newToken } from '../../lib/secrets';
 import { AppError } from '../../shared/errors';
 import type { WebhookDestinations } from './webhook-destination';
 import { type DueDelivery, type WebhookDeliveryRow, type WebhookEndpointRow, WebhookRepository } from './webhook-repository';
-import type { SendOutcome, WebhookSender } from './webhook-sender';
+import { type SendOutcome, type WebhookSender, retryAfterMs } from './webhook-sender';
 
 const HOUR = 60 * MINUTE;
 /** How long a delivery is retried, counted from when its event happened. */
 export const RETRY_FOR_MS = DAY;
 /** The wait after the n-th failed attempt: 30 s, doubling, at most an hour. */
 export const backoffMs = (attempts: number): number => Math.min(HOUR, 30_000 * 2 ** Math.max(0, attempts - 1));
+/**
+ * The wait after a failed attempt: the backoff, or longer when a receiver busy or rate-limiting us (429, 503) asked
+ * for it with Retry-After — up to the backoff's own longest wait, an hour, so no receiver parks a delivery beyond its
+ * day of retries. Never sooner than the backoff: a receiver cannot make us hammer it.
+ */
+const retryWaitMs = (attempts: number, outcome: SendOutcome, nowMs: number): number =>
+  Math.max(backoffMs(attempts), Math.min(HOUR, retryAfterMs(outcome.retryAfter, nowMs) ?? 0));
 /** A taken delivery is left to its runner this long before another may try it (beyond the send's timeout). */
 const CLAIM_MS = MINUTE;
 /** Deliveries one run of the job sends, and how many at once. */
@@ -226,7 +233,7 @@ export class WebhookService implements WebhookEmitter {
     }
     const attempts = d.attempts + 1;
     const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
-    const retryAt = addMs(started, backoffMs(attempts));
+    const retryAt = addMs(started, retryWaitMs(attempts, outcome, started.getTime()));
     const giveUp = !ok && retryAt.getTime() > Date.parse(d.created_at) + RETRY_FOR_MS;
     const row = await this.repo.recordAttempt(d.id, {
       status: ok ? 'delivered' : giveUp ? 'failed' : 'pending',

@@ -29,14 +29,14 @@ interface Hit {
 /** A receiver recording every request; each path answers what the test sets (status 0: never answers). */
 async function startReceiver() {
   const hits: Hit[] = [];
-  const answers = new Map<string, { status: number; body: string }>();
+  const answers = new Map<string, { status: number; body: string; headers: Record<string, string> }>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       hits.push({ path: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const a = answers.get(req.url!) ?? { status: 200, body: 'ok' };
-      if (a.status !== 0) res.writeHead(a.status, { 'content-type': 'text/plain' }).end(a.body);
+      const a = answers.get(req.url!) ?? { status: 200, body: 'ok', headers: {} };
+      if (a.status !== 0) res.writeHead(a.status, { 'content-type': 'text/plain', ...a.headers }).end(a.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -45,7 +45,7 @@ async function startReceiver() {
     port,
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     hits: (path: string) => hits.filter((h) => h.path === path),
-    answer: (path: string, status: number, body = '') => answers.set(path, { status, body }),
+    answer: (path: string, status: number, body = '', headers: Record<string, string> = {}) => answers.set(path, { status, body, headers }),
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -208,6 +208,31 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(new Set(hits.map((h) => h.headers['x-resi-delivery'])).size).toBe(1);
     expect(hits.map((h) => Number(h.headers['x-resi-timestamp']))).toEqual(attemptAt.map((ms) => Math.floor(ms / 1000)));
     for (const h of hits) expect(h.headers['x-resi-signature']).toBe(expectedSignature(hook.secret, h));
+  });
+
+  it('waits as long as a busy receiver asks (Retry-After in seconds or as a date on a 429 or 503), never less than the backoff, at most an hour', async () => {
+    const { token, user } = await signedIn(t);
+    const path = nextPath('busy');
+    const hook = await register(token, path, ['balance.empty']);
+    /** The receiver's answer to the next attempt; the wait that attempt set before the one after. */
+    const waitAfter = async (attempts: number, status: number, retryAfter: string) => {
+      receiver.answer(path, status, 'busy', { 'retry-after': retryAfter });
+      const at = t.clock.now().getTime();
+      await deliver();
+      const [d] = await until(() => deliveries(token, hook.id), (list) => list[0]?.attempts === attempts);
+      expect(d).toMatchObject({ status: 'pending', lastStatusCode: status });
+      t.clock.advance(Date.parse(d!.nextAttemptAt!) - at);
+      return Date.parse(d!.nextAttemptAt!) - at;
+    };
+    await t.app.webhooks.emit(user.id, 'balance.empty', { balanceBytes: 0 });
+    expect(await waitAfter(1, 503, '600')).toBe(600_000);
+    // A date two hours on: an hour, the longest wait.
+    expect(await waitAfter(2, 429, new Date(t.clock.now().getTime() + 2 * 3_600_000).toUTCString())).toBe(3_600_000);
+    // Sooner than the backoff (2 min after a third failure): the backoff.
+    expect(await waitAfter(3, 503, '1')).toBe(120_000);
+    // On another status it asks nothing: the backoff (4 min after a fourth).
+    expect(await waitAfter(4, 500, '900')).toBe(240_000);
+    expect(receiver.hits(path)).toHaveLength(4);
   });
 
   it('gives up after a day of failures, and a replay sends the same event again, freshly signed', async () => {
