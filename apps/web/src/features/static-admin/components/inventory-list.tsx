@@ -1,12 +1,12 @@
 import { SearchOutlined } from '@ant-design/icons';
-import { STATIC_INVENTORY_STATUSES, type StaticInventoryDto, type StaticInventoryStatus } from '@resi/contract';
+import { STATIC_INVENTORY_STATUSES, normalizeLang, type StaticInventoryDto, type StaticInventoryStatus } from '@resi/contract';
 import { Button, Card, Form, Input, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyableCode } from '@/components/copyable-code';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { useActionsPin } from '@/hooks/use-actions-pin';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatMoney } from '@/lib/format';
 import { optionalText } from '@/lib/form-rules';
 import { staticInventoryQueryOptions, type StaticInventoryFilters } from '../api/get-static-inventory';
 import { EditInventoryModal } from './edit-inventory-modal';
@@ -25,7 +25,8 @@ interface FilterValues {
 
 /** The inventory's rows with filters and server paging; history, edit and retire per row. */
 export function InventoryList({ names }: { names: Namer }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = normalizeLang(i18n.language);
   const actionsPin = useActionsPin();
   const [form] = Form.useForm<FilterValues>();
   const [filters, setFilters] = useState<StaticInventoryFilters>({});
@@ -91,6 +92,8 @@ export function InventoryList({ names }: { names: Namer }) {
           { title: t('staticAdmin.columns.isp'), dataIndex: 'isp', render: (isp: string | null) => isp ?? '—' },
           { title: t('staticAdmin.columns.upstream'), dataIndex: 'upstream', className: 'nowrap', render: (u: string) => <span className="mono">{u}</span> },
           { title: t('staticAdmin.columns.status'), dataIndex: 'status', render: (s: StaticInventoryStatus) => <InventoryStatusTag status={s} /> },
+          // What the IP costs the operator each month (its supplier's price): with the sales, the static margin.
+          { title: t('staticAdmin.columns.costPerMonth'), key: 'cost', className: 'nowrap', align: 'right', render: (_v, r) => <span data-testid="inventory-cost">{formatMoney(r.costPerMonth, r.currency, lang)}</span> },
           { title: t('staticAdmin.columns.cooldownUntil'), dataIndex: 'cooldownUntil', className: 'nowrap', render: (v: string | null) => formatDateTime(v) ?? '—' },
           {
             title: t('staticAdmin.columns.actions'),

@@ -115,7 +115,7 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     server = stubServer();
   });
 
-  it('shows the board by region × line and the rows with names, the masked upstream and the status', async () => {
+  it('shows the board by region × line and the rows with names, the masked upstream, the status and the monthly cost', async () => {
     renderPage();
     const boardTable = await screen.findByTestId('static-board', {}, waitLong);
     const allLines = within(boardTable).getByText('All lines').closest('tr')!;
@@ -130,6 +130,7 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     expect(cells).toContain('E-commerce');
     expect(cells).toContain('http://alice:••••@203.0.113.5:8000');
     expect(cells).toContain('Free');
+    expect(within(tr.closest('tr')!).getByTestId('inventory-cost').textContent).toBe('$3.00');
   });
 
   it('a failed board shows its own error with Retry while the list still shows', async () => {
