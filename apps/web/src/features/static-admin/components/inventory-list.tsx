@@ -83,13 +83,14 @@ export function InventoryList({ names }: { names: Namer }) {
         data-testid="static-inventory"
         columns={[
           { title: t('staticAdmin.columns.ip'), dataIndex: 'ip', className: 'nowrap', render: (ip: string) => <CopyableCode value={ip} /> },
-          { title: t('staticAdmin.columns.region'), key: 'region', render: (_v, r) => names.region(r.regionId) },
+          { title: t('staticAdmin.columns.region'), key: 'region', className: 'keep-words', render: (_v, r) => names.region(r.regionId) },
           {
             title: t('staticAdmin.columns.lines'),
             key: 'lines',
+            className: 'keep-words',
             render: (_v, r) => (r.businessIds.length === 0 ? t('staticAdmin.allLines') : r.businessIds.map(names.business).join(', ')),
           },
-          { title: t('staticAdmin.columns.isp'), dataIndex: 'isp', render: (isp: string | null) => isp ?? '—' },
+          { title: t('staticAdmin.columns.isp'), dataIndex: 'isp', className: 'keep-words', render: (isp: string | null) => isp ?? '—' },
           { title: t('staticAdmin.columns.upstream'), dataIndex: 'upstream', className: 'nowrap', render: (u: string) => <span className="mono">{u}</span> },
           { title: t('staticAdmin.columns.status'), dataIndex: 'status', render: (s: StaticInventoryStatus) => <InventoryStatusTag status={s} /> },
           // What the IP costs the operator each month (its supplier's price): with the sales, the static margin.
