@@ -83,19 +83,38 @@ export function InventoryList({ names }: { names: Namer }) {
         data-testid="static-inventory"
         columns={[
           { title: t('staticAdmin.columns.ip'), dataIndex: 'ip', className: 'nowrap', render: (ip: string) => <CopyableCode value={ip} /> },
-          { title: t('staticAdmin.columns.region'), key: 'region', className: 'keep-words', render: (_v, r) => names.region(r.regionId) },
+          // The ISP under the region, and a cooldown's end under the status: with the monthly cost the list must still
+          // fit a laptop's width beside the pinned Actions.
+          {
+            title: t('staticAdmin.columns.regionIsp'),
+            key: 'region',
+            className: 'keep-words',
+            render: (_v, r) => (
+              <div className="cell-state">
+                <span>{names.region(r.regionId)}</span>
+                <span className="muted">{r.isp ?? '—'}</span>
+              </div>
+            ),
+          },
           {
             title: t('staticAdmin.columns.lines'),
             key: 'lines',
             className: 'keep-words',
             render: (_v, r) => (r.businessIds.length === 0 ? t('staticAdmin.allLines') : r.businessIds.map(names.business).join(', ')),
           },
-          { title: t('staticAdmin.columns.isp'), dataIndex: 'isp', className: 'keep-words', render: (isp: string | null) => isp ?? '—' },
           { title: t('staticAdmin.columns.upstream'), dataIndex: 'upstream', className: 'nowrap', render: (u: string) => <span className="mono">{u}</span> },
-          { title: t('staticAdmin.columns.status'), dataIndex: 'status', render: (s: StaticInventoryStatus) => <InventoryStatusTag status={s} /> },
+          {
+            title: t('staticAdmin.columns.status'),
+            key: 'status',
+            render: (_v, r) => (
+              <div className="cell-state">
+                <InventoryStatusTag status={r.status} />
+                {r.cooldownUntil ? <span className="muted nowrap">{t('staticAdmin.list.cooldownUntil', { at: formatDateTime(r.cooldownUntil) })}</span> : null}
+              </div>
+            ),
+          },
           // What the IP costs the operator each month (its supplier's price): with the sales, the static margin.
-          { title: t('staticAdmin.columns.costPerMonth'), key: 'cost', className: 'nowrap', align: 'right', render: (_v, r) => <span data-testid="inventory-cost">{formatMoney(r.costPerMonth, r.currency, lang)}</span> },
-          { title: t('staticAdmin.columns.cooldownUntil'), dataIndex: 'cooldownUntil', className: 'nowrap', render: (v: string | null) => formatDateTime(v) ?? '—' },
+          { title: t('staticAdmin.columns.costPerMonth'), key: 'cost', align: 'right', render: (_v, r) => <span data-testid="inventory-cost">{formatMoney(r.costPerMonth, r.currency, lang)}</span> },
           {
             title: t('staticAdmin.columns.actions'),
             key: 'actions',

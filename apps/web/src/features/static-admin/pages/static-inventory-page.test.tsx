@@ -4,6 +4,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { App } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
+import { formatDateTime } from '@/lib/format';
 import StaticInventoryPage from './static-inventory-page';
 
 const name = (text: string) => ({ en: text, 'zh-cn': text, zh: text });
@@ -28,6 +29,8 @@ const row: StaticInventoryDto = {
 };
 /** A row a customer holds: it can be extended at no charge. */
 const held: StaticInventoryDto = { ...row, id: 6, ip: '203.0.113.6', status: 'allocated', holder: { allocationId: 41, userId: 7, expiresAt: '2026-02-01T00:00:00Z' } };
+/** A row resting after its last holder: when it is free again is said under its status. */
+const cooling: StaticInventoryDto = { ...row, id: 7, ip: '203.0.113.7', status: 'cooldown', cooldownUntil: '2026-01-03T10:30:00Z' };
 const none = { free: 0, reserved: 0, allocated: 0, grace: 0, cooldown: 0, retired: 0 };
 const board: StaticStockCell[] = [
   { regionId: 1, businessId: null, counts: { ...none, free: 3, retired: 1 } },
@@ -64,7 +67,7 @@ function stubServer() {
         case 'GET /api/manage/static-inventory/board':
           return Response.json({ data: { items: board } });
         case 'GET /api/manage/static-inventory':
-          return Response.json({ data: page([row, held]) });
+          return Response.json({ data: page([row, held, cooling]) });
         case 'GET /api/manage/static-inventory/5/history':
           return Response.json({ data: { items: [retired] } });
         case 'POST /api/manage/static-inventory':
@@ -115,7 +118,7 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     server = stubServer();
   });
 
-  it('shows the board by region × line and the rows with names, the masked upstream, the status and the monthly cost', async () => {
+  it('shows the board by region × line and the rows with names, the ISP, the masked upstream, the status (a cooldown with its end) and the monthly cost', async () => {
     renderPage();
     const boardTable = await screen.findByTestId('static-board', {}, waitLong);
     const allLines = within(boardTable).getByText('All lines').closest('tr')!;
@@ -130,7 +133,10 @@ describe('Static Inventory page', { timeout: 30_000 }, () => {
     expect(cells).toContain('E-commerce');
     expect(cells).toContain('http://alice:••••@203.0.113.5:8000');
     expect(cells).toContain('Free');
+    expect(cells).toContain('Example ISP');
     expect(within(tr.closest('tr')!).getByTestId('inventory-cost').textContent).toBe('$3.00');
+    const resting = (await within(list).findByText('203.0.113.7')).closest('tr')!;
+    expect(resting.textContent).toContain(`Cooldownuntil ${formatDateTime(cooling.cooldownUntil)}`);
   });
 
   it('a failed board shows its own error with Retry while the list still shows', async () => {
