@@ -21,7 +21,7 @@ async function balanceBytes(page: Page, token: string): Promise<number> {
 }
 
 test.beforeAll(async ({ request }) => {
-  customerToken = await apiRegister(request, email, password);
+  customerToken = await apiRegister(email, password);
   adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
   // The manual method needs the operator's instructions before it is offered.
   const res = await request.post('/api/manage/pay-config', {

@@ -31,7 +31,7 @@ async function open(browser: Browser, address: string, viewport = { width: 1440,
 }
 
 test.beforeAll(async ({ request }) => {
-  distributorToken = await apiRegister(request, distributorEmail, password);
+  distributorToken = await apiRegister(distributorEmail, password);
   adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
 });
 

@@ -5,7 +5,7 @@ let token = '';
 let endpoint = { host: '', httpPort: 0, socksPort: 0 };
 
 test.beforeAll(async ({ request }) => {
-  token = await apiRegister(request, `learn-${Date.now()}@e2e.test`, 'Customer123');
+  token = await apiRegister(`learn-${Date.now()}@e2e.test`, 'Customer123');
   const res = await request.get('/api/proxy/endpoint', { headers: { Authorization: `Bearer ${token}` } });
   expect(res.ok()).toBe(true);
   endpoint = ((await res.json()) as { data: typeof endpoint }).data;

@@ -21,7 +21,7 @@ async function failRequests(page: Page, paths: string[]) {
 }
 
 test.beforeAll(async ({ request }) => {
-  token = await apiRegister(request, email, 'LoadErrors123');
+  token = await apiRegister(email, 'LoadErrors123');
   const me = await request.get('/api/user', { headers: { Authorization: `Bearer ${token}` } });
   const userId = ((await me.json()) as { data: { id: number } }).data.id;
   const adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);

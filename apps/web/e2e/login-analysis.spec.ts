@@ -19,7 +19,7 @@ test('an admin reads the failed sign-ins, sees the failing IP, filters by result
   test.setTimeout(300_000);
   const email = `logins-${Date.now()}@e2e.test`;
   const ghost = `ghost-${Date.now()}@e2e.test`;
-  await apiRegister(request, email, PASSWORD);
+  await apiRegister(email, PASSWORD);
   // Three failures from this machine (below the lockout of five per account and twenty per IP), then the right password.
   await failedLogin(page, email);
   await failedLogin(page, email);

@@ -33,7 +33,7 @@ async function settled(page: Page, address: string): Promise<void> {
 
 test.beforeAll(async ({ request }) => {
   // A customer with something on every page: traffic, a proxy account, a paid and a pending order.
-  token = await apiRegister(request, email, password);
+  token = await apiRegister(email, password);
   adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
   const me = (await asCustomer(request, 'get', '/api/user')) as { id: number };
   const recharge = await request.post('/api/manage/recharge', {

@@ -35,7 +35,7 @@ async function runCurlLine(line: string): Promise<string> {
 }
 
 test.beforeAll(async ({ request }) => {
-  customerToken = await apiRegister(request, email, password);
+  customerToken = await apiRegister(email, password);
   const me = await request.get('/api/user', { headers: { Authorization: `Bearer ${customerToken}` } });
   const userId = ((await me.json()) as { data: { id: number } }).data.id;
   const adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);

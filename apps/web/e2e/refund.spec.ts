@@ -42,7 +42,7 @@ async function findOrder(page: Page, orderNo: string) {
 }
 
 test.beforeAll(async ({ request }) => {
-  customerToken = await apiRegister(request, email, password);
+  customerToken = await apiRegister(email, password);
   adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
 });
 

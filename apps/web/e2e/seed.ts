@@ -75,7 +75,7 @@ export async function distributorWithPayoff(request: APIRequestContext, adminTok
   try {
     const { inviteCode } = await call<{ inviteCode: string }>(request, distributorToken, 'get', '/api/distribution/invite');
     const visitorEmail = `referral-${Date.now()}@e2e.test`;
-    const visitorToken = await apiRegister(request, visitorEmail, 'Referral12345', { inviteCode });
+    const visitorToken = await apiRegister(visitorEmail, 'Referral12345', { inviteCode });
     const orderNo = await buyBasic(request, visitorToken);
     const payoff = await call<{ id: number }>(request, distributorToken, 'post', '/api/distribution/payoff', { amount: 500, method: 'usdt-trc20', account: TRON_ADDRESS });
     return { visitorEmail, visitorToken, orderNo, payoffId: payoff.id };

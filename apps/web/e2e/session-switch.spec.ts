@@ -4,9 +4,9 @@ import { apiLogin, apiRegister, confirmSessionSwitch, FIRST_PAINT_MS, keepScreen
 
 const storedToken = (page: Page) => page.evaluate(() => sessionStorage.getItem('token'));
 
-test("a fresh tab asks before a link's session signs it in, naming the account; no leaves it signed out", async ({ page, request }) => {
+test("a fresh tab asks before a link's session signs it in, naming the account; no leaves it signed out", async ({ page }) => {
   const email = `link-${Date.now()}@e2e.test`;
-  const token = await apiRegister(request, email, 'Customer123');
+  const token = await apiRegister(email, 'Customer123');
 
   await page.goto(`/manage/center/proxy?lang=en&token=${token}`);
   const dialog = page.getByRole('dialog');
@@ -38,7 +38,7 @@ test("a fresh tab asks before a link's session signs it in, naming the account; 
 test("a link with another account's token asks first: keep stays signed in, switch changes the account", async ({ page, request }) => {
   const adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
   const email = `switch-${Date.now()}@e2e.test`;
-  const customerToken = await apiRegister(request, email, 'Customer123');
+  const customerToken = await apiRegister(email, 'Customer123');
 
   await openWithSession(page, `/manage/user/personal?lang=en&token=${adminToken}`);
   await expect(page.getByTestId('user-menu')).toContainText(E2E.adminEmail);

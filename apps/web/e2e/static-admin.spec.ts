@@ -79,7 +79,7 @@ test('an admin imports static IPs, reads each line’s outcome and the board, an
 
 test('an admin grants a static IP to a customer from the order desk', async ({ page, request }) => {
   const email = `static-grant-${Date.now()}@e2e.test`;
-  await apiRegister(request, email, 'Customer123');
+  await apiRegister(email, 'Customer123');
   const token = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
   const headers = { Authorization: `Bearer ${token}` };
   const regions = (await (await request.get('/api/manage/static-region', { headers })).json()) as { data: { items: { id: number; name: { en: string } }[] } };

@@ -30,7 +30,7 @@ const run = promisify(execFile);
 const rowOf = (page: Page, ip: string) => page.getByTestId('static-proxies').locator('.ant-table-row', { hasText: ip });
 
 test.beforeAll(async ({ request }) => {
-  token = await apiRegister(request, email, password);
+  token = await apiRegister(email, password);
   adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
 });
 

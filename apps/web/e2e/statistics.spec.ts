@@ -34,7 +34,7 @@ const money = (minor: number) => `$${(minor / 100).toLocaleString('en-US', { min
 const TEXTS = { en: { title: 'Statistics', heading: 'Figures per period' } } as const;
 
 test.beforeAll(async ({ request }) => {
-  customerToken = await apiRegister(request, email, password);
+  customerToken = await apiRegister(email, password);
   adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
 });
 

@@ -17,8 +17,8 @@ test.beforeAll(async ({ request }) => {
   adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
 });
 
-test('a customer buys a package with the sandbox and Recharge Details shows it paid', async ({ page, context, request }) => {
-  const token = await apiRegister(request, `smoke-buyer-${stamp}@e2e.test`, 'SmokePass123');
+test('a customer buys a package with the sandbox and Recharge Details shows it paid', async ({ page, context }) => {
+  const token = await apiRegister(`smoke-buyer-${stamp}@e2e.test`, 'SmokePass123');
   await openWithSession(page, `/manage/center/buy?lang=en&token=${token}`);
   await expect(page.getByTestId('balance-value')).toContainText('0 B', { timeout: 60_000 });
   await settled(page);
@@ -46,7 +46,7 @@ test('a customer buys a package with the sandbox and Recharge Details shows it p
 });
 
 test('a static IP the admin granted is shown on Static Residential with its line', async ({ page, request }) => {
-  const token = await apiRegister(request, `smoke-static-${stamp}@e2e.test`, 'SmokePass123');
+  const token = await apiRegister(`smoke-static-${stamp}@e2e.test`, 'SmokePass123');
   const exitIp = await grantStaticIp(request, adminToken, await userId(request, token));
   await openWithSession(page, `/manage/center/staticResidential?lang=en&token=${token}`);
   await expect(page.getByTestId('static-proxies').locator('.ant-table-row', { hasText: exitIp })).toContainText('Singapore', { timeout: 60_000 });
@@ -54,7 +54,7 @@ test('a static IP the admin granted is shown on Static Residential with its line
 });
 
 test('the admin approves a distributor’s payoff request from the payoff desk', async ({ page, request }) => {
-  const distributorToken = await apiRegister(request, `smoke-distributor-${stamp}@e2e.test`, 'SmokePass123');
+  const distributorToken = await apiRegister(`smoke-distributor-${stamp}@e2e.test`, 'SmokePass123');
   const { payoffId } = await distributorWithPayoff(request, adminToken, distributorToken);
 
   await openWithSession(page, `/manage/distribution/manage?lang=en&tab=requests&token=${adminToken}`);

@@ -16,7 +16,7 @@ let customerToken = '';
 let adminToken = '';
 
 test.beforeAll(async ({ request }) => {
-  customerToken = await apiRegister(request, email, password);
+  customerToken = await apiRegister(email, password);
   adminToken = await apiLogin(request, E2E.adminEmail, E2E.adminPassword);
   // Traffic and a proxy account, so the customer's proxy line can be seen to stop and start again.
   const me = await request.get('/api/user', { headers: { Authorization: `Bearer ${customerToken}` } });
