@@ -92,7 +92,7 @@ export function InventoryList({ names }: { names: Namer }) {
             render: (_v, r) => (
               <div className="cell-state">
                 <span>{names.region(r.regionId)}</span>
-                <span className="muted">{r.isp ?? '—'}</span>
+                {r.isp ? <span className="muted">{r.isp}</span> : null}
               </div>
             ),
           },
